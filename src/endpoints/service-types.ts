@@ -1,0 +1,97 @@
+// What the HTTP layer (and the CLI) may ask of the engine: run endpoints, ingest events, manage
+// endpoints, describe sources. Implemented by src/endpoints/service.ts; http/ depends only on this.
+
+import type { SchemaField } from '../store/types.ts';
+
+/** Settings of a saved endpoint, with the reference's field names (SPEC §3). */
+export interface EndpointSettings {
+  max_limit: number;
+  cache_duration_seconds: number;
+  proactive_requerying_seconds: number;
+  sandboxable: boolean;
+  redact_pii: boolean;
+}
+
+export interface ParamRule {
+  name: string;
+  required?: boolean;
+  allowed?: string[];
+}
+
+/** An endpoint as listed and returned by the management API. */
+export interface EndpointInfo extends EndpointSettings {
+  id: string;
+  /** Same as id: the reference's name for it. */
+  token: string;
+  name: string;
+  description: string;
+  query: string;
+  /** Every @param the query uses, with its rules. */
+  params: ParamRule[];
+  builtin: boolean;
+}
+
+/** Fields accepted by POST /api/endpoints (all but name and query optional) and PUT (all optional). */
+export interface EndpointInput {
+  name?: unknown;
+  query?: unknown;
+  description?: unknown;
+  max_limit?: unknown;
+  cache_duration_seconds?: unknown;
+  proactive_requerying_seconds?: unknown;
+  sandboxable?: unknown;
+  redact_pii?: unknown;
+  params?: unknown;
+}
+
+export interface RunRequest {
+  /** Endpoint UUID or name. */
+  endpoint: string;
+  /** Decoded query-string / body values; the service picks the declared params, `sql`, `lql`. */
+  params: Map<string, string>;
+  /** Header LF-ENDPOINT-REDACT-PII was `true`. */
+  redactHeader: boolean;
+}
+
+export interface RunResponse {
+  /** The full JSON body `{"result":[...]}` as text, ready to write. */
+  body: string;
+  rowCount: number;
+  truncated: boolean;
+  cache: 'HIT' | 'MISS';
+  cacheKind?: 'result' | 'bucket';
+  /** Seconds since the answer was computed. */
+  ageSeconds: number;
+  /** Server-Timing entries, e.g. [{name:'plan', ms:0.1}, {name:'exec', ms:2.3}]. */
+  timings: { name: string; ms: number }[];
+}
+
+export interface SourceInfo {
+  id: string;
+  name: string;
+  rows: number;
+  min_timestamp: number | null;
+  max_timestamp: number | null;
+  evicted: number;
+}
+
+export interface IngestResponse {
+  stored: number;
+  dropped: number;
+}
+
+/** Errors are thrown as RingqlError (src/core/errors.ts); anything else is a bug (500). */
+export interface QueryService {
+  run(req: RunRequest): Promise<RunResponse>;
+  /** Source by name or UUID; all-or-nothing; resolves once the events are visible to queries. */
+  ingest(source: string, events: unknown[]): IngestResponse;
+  listEndpoints(): EndpointInfo[];
+  getEndpoint(idOrName: string): EndpointInfo;
+  createEndpoint(input: EndpointInput): Promise<EndpointInfo>;
+  updateEndpoint(idOrName: string, input: EndpointInput): Promise<EndpointInfo>;
+  deleteEndpoint(idOrName: string): Promise<void>;
+  sources(): SourceInfo[];
+  schema(sourceNameOrId: string): SchemaField[];
+  /** Rows held per source and memory, for /health. */
+  health(): Record<string, unknown>;
+}
