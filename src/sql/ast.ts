@@ -73,6 +73,10 @@ export interface Call {
   star?: boolean;
   distinct?: boolean;
   safe?: boolean;
+  /** Aggregate modifiers inside the parentheses: `ARRAY_AGG(x IGNORE NULLS ORDER BY y DESC LIMIT 5)`. */
+  nulls?: 'ignore' | 'respect';
+  orderBy?: OrderItem[];
+  limit?: Expr;
   /** Window functions are out of the subset; an OVER clause is a syntax error. */
   pos?: Pos;
 }

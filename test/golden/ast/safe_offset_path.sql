@@ -1,0 +1,1 @@
+select a.b.c[SAFE_OFFSET(0)] from t
