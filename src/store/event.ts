@@ -1,0 +1,119 @@
+// Validates one ingested event and turns it into its stored form: timestamp (µs), project ref,
+// the output row JSON of SPEC §2 (serialised once, here), the other top-level keys, hot values.
+
+import { randomUUID } from 'node:crypto';
+import { parseTimestamp } from '../core/time.ts';
+import type { SourceDef } from './types.ts';
+import type { SchemaTree } from './schema-tree.ts';
+import { InvalidValue, checkString, recordObject, recordValue, type RecordLimits } from './record-json.ts';
+import { hotValueAt, projectAt, type HotValue } from './hot-paths.ts';
+
+export interface NormalizedEvent {
+  ts: number;
+  project: string | null;
+  /** `{"id":..,"timestamp":<µs>,"event_message":..,"metadata":[..]|[]}` */
+  json: string;
+  /** Record-shaped JSON object of the other top-level keys, or null when there are none. */
+  extra: string | null;
+  /** Values at the store's hot paths, in their order (empty when there are none). */
+  hot: HotValue[];
+}
+
+export interface NormalizeOptions extends RecordLimits {
+  /** Used when the event has no timestamp. */
+  nowUs: number;
+  /** Grown with the event's field paths; null skips schema collection. */
+  schema: SchemaTree | null;
+  hotPaths: readonly (readonly string[])[];
+}
+
+const MAX_ID_CHARS = 256;
+const NO_HOT: HotValue[] = [];
+
+function shortText(v: unknown): string {
+  let s: string;
+  try {
+    s = typeof v === 'string' ? JSON.stringify(v) : (JSON.stringify(v) ?? String(v));
+  } catch {
+    s = String(v);
+  }
+  return s.length > 80 ? s.slice(0, 77) + '...' : s;
+}
+
+function kindOf(v: unknown): string {
+  return v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`;
+}
+
+/** The stored form of `raw`, or a reason (for a person) why it is not a valid event. */
+export function normalizeEvent(raw: unknown, def: SourceDef, opts: NormalizeOptions): NormalizedEvent | string {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return `an event must be a JSON object, not ${kindOf(raw)}`;
+  const o = raw as Record<string, unknown>;
+
+  let id = o.id;
+  if (id === undefined || id === null) id = randomUUID();
+  else if (typeof id !== 'string' || id.length === 0 || id.length > MAX_ID_CHARS) {
+    return `id ${shortText(id)} must be a non-empty string of at most ${MAX_ID_CHARS} characters`;
+  }
+
+  const tsRaw = o.timestamp;
+  let ts: number;
+  if (tsRaw === undefined || tsRaw === null) ts = opts.nowUs;
+  else {
+    const p = parseTimestamp(tsRaw);
+    if (p === null) return `timestamp ${shortText(tsRaw)} is not an ISO 8601 string or epoch number`;
+    ts = p;
+  }
+
+  let msg = o.event_message;
+  const messageStandsIn = msg === undefined && (typeof o.message === 'string' || o.message === null);
+  if (messageStandsIn) msg = o.message;
+  if (msg !== undefined && msg !== null && typeof msg !== 'string') {
+    return `event_message must be a string or null, not ${kindOf(msg)}`;
+  }
+
+  const md = o.metadata;
+  if (md !== undefined && md !== null && (typeof md !== 'object' || Array.isArray(md))) {
+    return `metadata must be an object, not ${kindOf(md)}`;
+  }
+
+  const schema = opts.schema;
+  let where = 'metadata';
+  let metadata: string;
+  let extra: string | null = null;
+  try {
+    if (typeof msg === 'string') {
+      where = messageStandsIn ? 'message' : 'event_message';
+      checkString(msg, opts, 'the string');
+    }
+    where = 'metadata';
+    metadata = md === undefined || md === null ? '[]' : '[' + recordObject(md as Record<string, unknown>, 2, schema === null ? null : schema.metadataNode, schema, opts) + ']';
+    for (const k in o) {
+      if (k === 'id' || k === 'timestamp' || k === 'event_message' || k === 'metadata' || (messageStandsIn && k === 'message')) continue;
+      const v = o[k];
+      if (v === undefined) continue;
+      where = k;
+      checkString(k, opts, 'the key');
+      const node = schema === null ? null : schema.child(schema.root, k, v);
+      schema?.noteTopLevel(k);
+      extra = (extra === null ? '{' : extra + ',') + JSON.stringify(k) + ':' + recordValue(v, 2, node, schema, opts);
+    }
+  } catch (e) {
+    if (e instanceof InvalidValue) return `${where}: ${e.message}`;
+    throw e;
+  }
+  if (extra !== null) extra += '}';
+
+  const json = '{"id":' + JSON.stringify(id) + ',"timestamp":' + ts + ',"event_message":' + (typeof msg === 'string' ? JSON.stringify(msg) : 'null') + ',"metadata":' + metadata + '}';
+
+  // Concatenation builds a rope of small pieces; reading a character makes V8 flatten it into one
+  // compact string, so the pieces become garbage now instead of living as long as the row.
+  json.charCodeAt(0);
+  if (extra !== null) extra.charCodeAt(0);
+
+  let hot = NO_HOT;
+  if (opts.hotPaths.length > 0) {
+    hot = new Array<HotValue>(opts.hotPaths.length);
+    for (let i = 0; i < hot.length; i++) hot[i] = hotValueAt(o, opts.hotPaths[i]!);
+  }
+  return { ts, project: projectAt(o, def.projectPath), json, extra, hot };
+}

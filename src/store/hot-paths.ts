@@ -1,0 +1,47 @@
+// Paths read straight from an ingested event: the project ref (SourceDef.projectPath) and the
+// "hot" record paths kept as dictionary-encoded columns (e.g. edge request url and path).
+
+/** A scalar a hot column can hold; null when the path is absent or not a scalar. */
+export type HotValue = string | number | boolean | null;
+
+/** Hot paths per source name; the key of a path is its segments joined with '.'. */
+export const DEFAULT_HOT_PATHS: Readonly<Record<string, readonly string[][]>> = {
+  'edge.logs.prod': [
+    ['metadata', 'request', 'url'],
+    ['metadata', 'request', 'path'],
+  ],
+};
+
+export function hotKeyOf(path: readonly string[]): string {
+  return path.join('.');
+}
+
+/**
+ * The value at `path` in an event as sent: objects are traversed; an array on the way counts
+ * only when it has exactly one element (then that element is used). Absent → undefined.
+ */
+export function valueAtPath(event: unknown, path: readonly string[]): unknown {
+  let v: unknown = event;
+  for (let i = 0; i < path.length; i++) {
+    if (Array.isArray(v)) {
+      if (v.length !== 1) return undefined;
+      v = v[0];
+    }
+    if (typeof v !== 'object' || v === null) return undefined;
+    v = (v as Record<string, unknown>)[path[i]!];
+  }
+  if (Array.isArray(v) && v.length === 1) v = v[0];
+  return v;
+}
+
+/** The scalar at `path`, or null when absent or not a string, number or boolean. */
+export function hotValueAt(event: unknown, path: readonly string[]): HotValue {
+  const v = valueAtPath(event, path);
+  return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? v : null;
+}
+
+/** The project ref at `path`: strings as they are, numbers as text, anything else null. */
+export function projectAt(event: unknown, path: readonly string[]): string | null {
+  const v = valueAtPath(event, path);
+  return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : null;
+}

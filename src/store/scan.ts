@@ -1,0 +1,248 @@
+// Scans one source: prunes sealed segments by time, project and sequence bounds, binary-searches the
+// time range inside each, and merges the survivors lazily (a segment joins the heap only once it
+// could hold the next row), so the newest 100 rows of a project touch only the newest segments.
+
+import type { ScanBatch, ScanSpec } from './types.ts';
+import {
+  lowerBound, lowerBoundPerm, upperBound, upperBoundPerm,
+  type OpenSegment, type RowData, type Segment,
+} from './segment.ts';
+
+/** What a scan needs from its SourceStore, captured when the scan starts. */
+export interface ScanSnapshot {
+  segments: readonly Segment[];
+  open: OpenSegment;
+  /** Visible rows have ts >= watermark. */
+  watermark: number;
+  /** Project id → name (0 = null); append-only, so reading it later is safe. */
+  projectNames: readonly (string | null)[];
+  /** Project id of spec.project: undefined = all rows; -1 = a project never seen. */
+  pid: number | undefined;
+  /** Index in the rows' hot columns of each requested hot key. */
+  hotIndex: ReadonlyMap<string, number>;
+}
+
+/** Reads positions [pos .. end) (step +1) or (end .. pos] (step -1) of a row range. */
+class Cursor {
+  constructor(
+    readonly rows: RowData,
+    readonly perm: ArrayLike<number> | null,
+    public pos: number,
+    readonly end: number,
+    readonly step: 1 | -1,
+  ) {}
+  row(): number {
+    return this.perm === null ? this.pos : this.perm[this.pos]!;
+  }
+  ts(): number {
+    return this.rows.ts[this.row()]!;
+  }
+}
+
+interface Bounds {
+  /** Inclusive lower bound (already raised to the watermark) and its strictness. */
+  lo: number;
+  loStrict: boolean;
+  hi: number;
+  hiStrict: boolean;
+}
+
+function bounds(spec: ScanSpec, watermark: number): Bounds {
+  let lo = -Infinity, loStrict = false;
+  if (spec.minTs !== undefined) { lo = spec.minTs; loStrict = spec.minInclusive === false; }
+  if (watermark > lo || (watermark === lo && !loStrict)) { lo = watermark; loStrict = false; }
+  let hi = Infinity, hiStrict = false;
+  if (spec.maxTs !== undefined) { hi = spec.maxTs; hiStrict = spec.maxInclusive === false; }
+  return { lo, loStrict, hi, hiStrict };
+}
+
+function overlaps(seg: Segment, b: Bounds): boolean {
+  if (seg.maxTs < b.lo || (b.loStrict && seg.maxTs === b.lo)) return false;
+  if (seg.minTs > b.hi || (b.hiStrict && seg.minTs === b.hi)) return false;
+  return true;
+}
+
+function segmentCursor(seg: Segment, pid: number | undefined, b: Bounds, step: 1 | -1): Cursor | null {
+  let from: number, to: number, perm: Uint32Array | null;
+  if (pid === undefined) {
+    perm = seg.byTs;
+    from = (b.loStrict ? upperBoundPerm : lowerBoundPerm)(seg.ts, perm, 0, seg.n, b.lo);
+    to = (b.hiStrict ? lowerBoundPerm : upperBoundPerm)(seg.ts, perm, from, seg.n, b.hi);
+  } else {
+    const run = seg.runs.get(pid);
+    if (run === undefined) return null;
+    perm = null;
+    from = (b.loStrict ? upperBound : lowerBound)(seg.ts, run.start, run.end, b.lo);
+    to = (b.hiStrict ? lowerBound : upperBound)(seg.ts, from, run.end, b.hi);
+  }
+  if (from >= to) return null;
+  return step === 1 ? new Cursor(seg, perm, from, to, 1) : new Cursor(seg, perm, to - 1, from - 1, -1);
+}
+
+function openCursor(open: OpenSegment, pid: number | undefined, b: Bounds, step: 1 | -1): Cursor | null {
+  const { ts } = open;
+  const sorted = open.byTs();
+  const from = (b.loStrict ? upperBoundPerm : lowerBoundPerm)(ts, sorted, 0, sorted.length, b.lo);
+  const to = (b.hiStrict ? lowerBoundPerm : upperBoundPerm)(ts, sorted, from, sorted.length, b.hi);
+  if (from >= to) return null;
+  let perm: ArrayLike<number> = sorted, lo = from, hi = to;
+  if (pid !== undefined) {
+    const idx: number[] = [];
+    for (let i = from; i < to; i++) if (open.pid[sorted[i]!] === pid) idx.push(sorted[i]!);
+    if (idx.length === 0) return null;
+    perm = idx;
+    lo = 0;
+    hi = idx.length;
+  }
+  return step === 1 ? new Cursor(open, perm, lo, hi, 1) : new Cursor(open, perm, hi - 1, lo - 1, -1);
+}
+
+/** Max-heap of cursors by key = dir * ts (dir 1 for newest first, -1 for oldest first). */
+class CursorHeap {
+  readonly items: Cursor[] = [];
+  constructor(private readonly dir: number) {}
+  key(c: Cursor): number {
+    return this.dir * c.ts();
+  }
+  get size(): number {
+    return this.items.length;
+  }
+  push(c: Cursor): void {
+    const a = this.items;
+    a.push(c);
+    let i = a.length - 1;
+    const k = this.key(c);
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (this.key(a[p]!) >= k) break;
+      a[i] = a[p]!;
+      i = p;
+    }
+    a[i] = c;
+  }
+  /** Key of the best cursor other than the top (-Infinity when none). */
+  secondKey(): number {
+    const a = this.items;
+    if (a.length < 2) return -Infinity;
+    const k1 = this.key(a[1]!);
+    return a.length < 3 ? k1 : Math.max(k1, this.key(a[2]!));
+  }
+  /** Restores the heap after the top cursor advanced (or drops it when exhausted). */
+  fixTop(exhausted: boolean): void {
+    const a = this.items;
+    let c = a[0]!;
+    if (exhausted) {
+      const last = a.pop()!;
+      if (a.length === 0) return;
+      c = last;
+    }
+    const k = this.key(c);
+    const n = a.length;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= n) break;
+      const r = l + 1;
+      const best = r < n && this.key(a[r]!) > this.key(a[l]!) ? r : l;
+      if (this.key(a[best]!) <= k) break;
+      a[i] = a[best]!;
+      i = best;
+    }
+    a[i] = c;
+  }
+}
+
+function newBatch(size: number, hotKeys: readonly string[]): ScanBatch {
+  const hot = new Map<string, Uint32Array>();
+  for (const k of hotKeys) hot.set(k, new Uint32Array(size));
+  return {
+    n: 0,
+    ts: new Float64Array(size),
+    seq: new Float64Array(size),
+    json: new Array<string>(size),
+    extra: new Array<string | null>(size),
+    project: new Array<string | null>(size),
+    hot,
+  };
+}
+
+/** Rows of a snapshot matching spec, in batches of spec.batchSize (1024 by default). */
+export function* scanSnapshot(snap: ScanSnapshot, spec: ScanSpec): Generator<ScanBatch, void, undefined> {
+  if (snap.pid === -1) return;
+  const size = Math.max(1, Math.floor(spec.batchSize ?? 1024));
+  const b = bounds(spec, snap.watermark);
+  if (b.lo > b.hi || (b.lo === b.hi && (b.loStrict || b.hiStrict))) return;
+  const afterSeq = spec.afterSeq ?? -Infinity;
+  const pid = snap.pid;
+  const step: 1 | -1 = spec.order === 'asc' ? 1 : -1;
+  const dir = -step;
+
+  const pending: Segment[] = [];
+  for (const seg of snap.segments) {
+    if (seg.maxSeq <= afterSeq || !overlaps(seg, b)) continue;
+    if (pid !== undefined && !seg.runs.has(pid)) continue;
+    pending.push(seg);
+  }
+  // Best bound first: newest maxTs for desc scans, oldest minTs for asc scans.
+  const boundKey = (s: Segment): number => (dir === 1 ? s.maxTs : -s.minTs);
+  pending.sort((x, y) => boundKey(y) - boundKey(x));
+
+  const hotKeys = spec.hot ?? [];
+  const hotCols = hotKeys.map((k) => {
+    const i = snap.hotIndex.get(k);
+    if (i === undefined) throw new Error(`scan: unknown hot key "${k}"`);
+    return i;
+  });
+  const names = snap.projectNames;
+  const heap = new CursorHeap(dir);
+  // The open segment's cursor waits its turn like a sealed segment, keyed by its first row.
+  let oc = openCursor(snap.open, pid, b, step);
+  const ocKey = oc === null ? -Infinity : heap.key(oc);
+  const merge = spec.order !== 'any';
+
+  let batch = newBatch(size, hotKeys);
+  let hotOut = hotKeys.map((k) => batch.hot.get(k)!);
+  let pi = 0;
+  for (;;) {
+    // Admit cursors whose best row could come before the heap's best (all of them at once only when needed).
+    for (;;) {
+      const pb = pi < pending.length ? boundKey(pending[pi]!) : -Infinity;
+      const topKey = heap.size === 0 ? Infinity : heap.key(heap.items[0]!);
+      if (oc !== null && ocKey >= pb && (heap.size === 0 || (merge && ocKey > topKey))) {
+        heap.push(oc);
+        oc = null;
+      } else if (pi < pending.length && (heap.size === 0 || (merge && pb > topKey))) {
+        const c = segmentCursor(pending[pi++]!, pid, b, step);
+        if (c !== null) heap.push(c);
+      } else break;
+    }
+    if (heap.size === 0) break;
+    const c = heap.items[0]!;
+    const limit = merge ? Math.max(heap.secondKey(), pi < pending.length ? boundKey(pending[pi]!) : -Infinity, oc === null ? -Infinity : ocKey) : -Infinity;
+    const rows = c.rows, perm = c.perm, rts = rows.ts, rseq = rows.seq, end = c.end, st = c.step;
+    let pos = c.pos;
+    do {
+      const r = perm === null ? pos : perm[pos]!;
+      pos += st;
+      const s = rseq[r]!;
+      if (s <= afterSeq) continue;
+      const n = batch.n;
+      batch.ts[n] = rts[r]!;
+      batch.seq[n] = s;
+      batch.json[n] = rows.json[r]!;
+      batch.extra[n] = rows.extra[r]!;
+      batch.project[n] = names[rows.pid[r]!] ?? null;
+      for (let h = 0; h < hotCols.length; h++) hotOut[h]![n] = rows.hot[hotCols[h]!]![r]!;
+      batch.n = n + 1;
+      if (batch.n === size) {
+        c.pos = pos;
+        yield batch;
+        batch = newBatch(size, hotKeys);
+        hotOut = hotKeys.map((k) => batch.hot.get(k)!);
+      }
+    } while (pos !== end && dir * rts[perm === null ? pos : perm[pos]!]! >= limit);
+    c.pos = pos;
+    heap.fixTop(pos === end);
+  }
+  if (batch.n > 0) yield batch;
+}

@@ -1,0 +1,367 @@
+// One source's rows in memory: validated all-or-nothing ingest, an open segment sealed into sorted
+// segments (compacted LSM-style), a watermark for retention and capacity eviction, and scans.
+
+import { RingqlError } from '../core/errors.ts';
+import type { IngestResult, ScanBatch, ScanSpec, SchemaField, SourceDef, StoreConfig } from './types.ts';
+import { normalizeEvent, type NormalizedEvent, type NormalizeOptions } from './event.ts';
+import { SchemaTree } from './schema-tree.ts';
+import { SAMPLE_EVENTS } from './sample-events.ts';
+import { recordObject } from './record-json.ts';
+import { hotKeyOf, type HotValue } from './hot-paths.ts';
+import { OpenSegment, Segment, mergeSegments, purgeOpen, sealOpen } from './segment.ts';
+import { scanSnapshot } from './scan.ts';
+
+const MAX_ERRORS = 100;
+/** A compacted segment holds at most this many times segmentRows rows (and 1/16 of the capacity). */
+const MAX_SEGMENT_FACTOR = 64;
+
+export interface SourceStoreStats {
+  rows: number;
+  physicalRows: number;
+  bytes: number;
+  segments: number;
+  openRows: number;
+  evicted: number;
+  dropped: number;
+  watermark: number;
+  lastSeq: number;
+  projects: number;
+}
+
+export class SourceStore {
+  readonly def: SourceDef;
+  /** Keys of the hot columns (paths joined with '.'), in constructor order. */
+  readonly hotKeys: readonly string[];
+  private readonly config: StoreConfig;
+  private readonly hotPaths: readonly string[][];
+  private readonly hotIndex: Map<string, number>;
+  private readonly hotIds: Map<HotValue, number>[];
+  private readonly hotValues: HotValue[][];
+  private readonly projectIds = new Map<string, number>();
+  private readonly projectNames: (string | null)[] = [null];
+  private readonly schemaTree: SchemaTree;
+  private readonly maxSegmentRows: number;
+  private readonly maxSegmentBytes: number;
+  /** Sealed segments in creation order. */
+  private segments: Segment[] = [];
+  private open: OpenSegment;
+  private wm = -Infinity;
+  private seq = 0;
+  private evictedRows = 0;
+  private droppedRows = 0;
+
+  constructor(def: SourceDef, config: StoreConfig, hotPaths: string[][] = []) {
+    this.def = def;
+    this.config = config;
+    this.hotPaths = hotPaths.map((p) => [...p]);
+    this.hotKeys = this.hotPaths.map(hotKeyOf);
+    this.hotIndex = new Map(this.hotKeys.map((k, i) => [k, i]));
+    this.hotIds = this.hotPaths.map(() => new Map<HotValue, number>([[null, 0]]));
+    this.hotValues = this.hotPaths.map(() => [null]);
+    this.open = new OpenSegment(this.hotPaths.length);
+    this.maxSegmentRows = Math.max(config.segmentRows, Math.min(config.segmentRows * MAX_SEGMENT_FACTOR, Math.floor(config.maxRows / 16)));
+    this.maxSegmentBytes = Math.max(1, Math.floor(config.maxBytes / 16));
+    this.schemaTree = new SchemaTree(def.projectPath.length === 1 && def.projectPath[0] === 'project');
+    const sample = SAMPLE_EVENTS[def.name];
+    if (sample) {
+      const lim = { maxEventDepth: 1000, maxStringBytes: Number.MAX_SAFE_INTEGER };
+      const s = this.schemaTree;
+      for (const k of Object.keys(sample)) {
+        if (k === 'metadata') recordObject(sample[k] as Record<string, unknown>, 2, s.metadataNode, s, lim);
+        else if (k !== 'id' && k !== 'timestamp' && k !== 'event_message') { s.child(s.root, k, sample[k]); s.noteTopLevel(k); }
+      }
+    }
+  }
+
+  // ---- ingest ------------------------------------------------------------------------------
+
+  /**
+   * Validates every event, then stores those at or above the watermark (after retention at nowUs).
+   * Throws RingqlError('invalid_events') and stores nothing when any event is invalid.
+   */
+  ingest(events: unknown[], nowUs: number): IngestResult {
+    this.raiseWatermark(nowUs - this.config.retentionUs);
+    const opts: NormalizeOptions = {
+      maxEventDepth: this.config.maxEventDepth,
+      maxStringBytes: this.config.maxStringBytes,
+      nowUs,
+      schema: this.schemaTree,
+      hotPaths: this.hotPaths,
+    };
+    const ok = new Array<NormalizedEvent>(events.length);
+    const errors: { index: number; message: string }[] = [];
+    let invalid = 0;
+    this.schemaTree.begin();
+    try {
+      for (let i = 0; i < events.length; i++) {
+        const r = normalizeEvent(events[i], this.def, opts);
+        if (typeof r === 'string') {
+          invalid++;
+          if (errors.length < MAX_ERRORS) errors.push({ index: i, message: r });
+        } else ok[i] = r;
+      }
+    } catch (e) {
+      this.schemaTree.rollback();
+      throw e;
+    }
+    if (invalid > 0) {
+      this.schemaTree.rollback();
+      throw new RingqlError('invalid_events', `${invalid} of ${events.length} events are invalid; nothing was stored`, { errors });
+    }
+    this.schemaTree.commit();
+
+    let stored = 0, dropped = 0;
+    const hot = new Array<number>(this.hotPaths.length);
+    for (let i = 0; i < ok.length; i++) {
+      const e = ok[i]!;
+      if (e.ts < this.wm) { dropped++; continue; }
+      for (let h = 0; h < hot.length; h++) hot[h] = this.hotId(h, e.hot[h]!);
+      this.open.append(e.ts, ++this.seq, this.projectId(e.project), e.json, e.extra, hot);
+      stored++;
+      if (this.open.n >= this.config.segmentRows) this.seal();
+    }
+    this.droppedRows += dropped;
+    this.enforceCapacity();
+    return { stored, dropped };
+  }
+
+  private projectId(p: string | null): number {
+    if (p === null) return 0;
+    let id = this.projectIds.get(p);
+    if (id === undefined) {
+      id = this.projectNames.length;
+      this.projectNames.push(p);
+      this.projectIds.set(p, id);
+    }
+    return id;
+  }
+
+  private hotId(h: number, v: HotValue): number {
+    const ids = this.hotIds[h]!;
+    let id = ids.get(v);
+    if (id === undefined) {
+      const values = this.hotValues[h]!;
+      id = values.length;
+      values.push(v);
+      ids.set(v, id);
+    }
+    return id;
+  }
+
+  // ---- segments ----------------------------------------------------------------------------
+
+  private seal(): void {
+    const open = this.open;
+    this.open = new OpenSegment(this.hotPaths.length);
+    const seg = sealOpen(open, this.wm);
+    if (seg !== null) {
+      this.segments.push(seg);
+      this.compact();
+    }
+  }
+
+  /** Merges the two newest segments while the older is no bigger than the newer (a binary counter). */
+  private compact(): void {
+    const segs = this.segments;
+    while (segs.length >= 2) {
+      const a = segs[segs.length - 2]!, b = segs[segs.length - 1]!;
+      if (a.n > b.n) break;
+      if (a.n + b.n > this.maxSegmentRows || a.bytes + b.bytes > this.maxSegmentBytes) break;
+      const m = mergeSegments(a, b, this.wm);
+      segs.length -= 2;
+      if (m !== null) segs.push(m);
+    }
+  }
+
+  // ---- eviction ----------------------------------------------------------------------------
+
+  /** Retention at nowUs, then capacity. */
+  evict(nowUs: number): void {
+    this.raiseWatermark(nowUs - this.config.retentionUs);
+    this.enforceCapacity();
+  }
+
+  /** Raises the watermark: rows below it become invisible (counted as evicted); empty segments go. */
+  private raiseWatermark(w: number): void {
+    if (!(w > this.wm)) return;
+    this.wm = w;
+    let drop = false;
+    for (const seg of this.segments) {
+      if (seg.minTs >= w) continue;
+      const h = seg.countBelow(w);
+      this.evictedRows += h - seg.hidden;
+      seg.hidden = h;
+      if (h === seg.n) drop = true;
+    }
+    if (drop) this.segments = this.segments.filter((s) => s.hidden < s.n);
+    this.evictedRows += this.open.hide(w);
+  }
+
+  private physicalRows(): number {
+    let n = this.open.n;
+    for (const s of this.segments) n += s.n;
+    return n;
+  }
+
+  private physicalBytes(): number {
+    let n = this.open.bytes;
+    for (const s of this.segments) n += s.bytes;
+    return n;
+  }
+
+  private hiddenRows(): number {
+    let n = this.open.hidden;
+    for (const s of this.segments) n += s.hidden;
+    return n;
+  }
+
+  private overCapacity(): boolean {
+    return this.physicalRows() > this.config.maxRows || this.physicalBytes() > this.config.maxBytes;
+  }
+
+  /** Rewrites segments holding hidden rows without them. */
+  private purgeHidden(): void {
+    const out: Segment[] = [];
+    for (const s of this.segments) {
+      if (s.hidden === 0) out.push(s);
+      else {
+        const m = mergeSegments(s, null, this.wm);
+        if (m !== null) out.push(m);
+      }
+    }
+    this.segments = out;
+    if (this.open.hidden > 0) this.open = purgeOpen(this.open, this.wm);
+  }
+
+  /**
+   * While physical rows or bytes exceed the capacities: free hidden rows when they are a noticeable
+   * share, else drop the sealed segment with the oldest maxTs and raise the watermark past it (the
+   * last segment is cut inside instead, so a tiny capacity does not empty the source).
+   */
+  private enforceCapacity(): void {
+    const { maxRows, maxBytes } = this.config;
+    while (this.overCapacity()) {
+      const rows = this.physicalRows();
+      const hidden = this.hiddenRows();
+      if (hidden > 0 && hidden * 16 >= rows) { this.purgeHidden(); continue; }
+      if (this.open.n > 0 && (this.segments.length === 0 || this.open.n > maxRows || this.open.bytes > maxBytes)) { this.seal(); continue; }
+      if (this.segments.length === 0) { this.purgeHidden(); if (this.overCapacity()) break; continue; }
+      let oldest = 0;
+      for (let i = 1; i < this.segments.length; i++) if (this.segments[i]!.maxTs < this.segments[oldest]!.maxTs) oldest = i;
+      const seg = this.segments[oldest]!;
+      if (this.segments.length > 1) {
+        this.segments.splice(oldest, 1);
+        this.evictedRows += seg.n - seg.hidden;
+        this.raiseWatermark(seg.maxTs + 1);
+      } else {
+        this.cutInside(seg, rows - maxRows, this.physicalBytes() - maxBytes);
+        this.purgeHidden();
+      }
+    }
+  }
+
+  /** Raises the watermark inside seg until at least the given excess of rows and bytes is hidden. */
+  private cutInside(seg: Segment, excessRows: number, excessBytes: number): void {
+    let k = seg.hidden;
+    let rows = seg.hidden, bytes = 0;
+    for (let i = 0; i < seg.hidden; i++) bytes += seg.json[seg.byTs[i]!]!.length + (seg.extra[seg.byTs[i]!]?.length ?? 0);
+    while (k < seg.n && (rows < excessRows || bytes < excessBytes)) {
+      const r = seg.byTs[k++]!;
+      rows++;
+      bytes += seg.json[r]!.length + (seg.extra[r]?.length ?? 0);
+    }
+    if (k === seg.hidden) return;
+    this.raiseWatermark(seg.ts[seg.byTs[k - 1]!]! + 1);
+  }
+
+  // ---- reads -------------------------------------------------------------------------------
+
+  /** Rows matching spec, in batches; a snapshot of the rows stored when the scan starts. */
+  scan(spec: ScanSpec): Iterable<ScanBatch> {
+    let pid: number | undefined;
+    if (spec.project === undefined) pid = undefined;
+    else if (spec.project === null) pid = 0;
+    else pid = this.projectIds.get(spec.project) ?? -1;
+    return scanSnapshot(
+      { segments: this.segments.slice(), open: this.open, watermark: this.wm, projectNames: this.projectNames, pid, hotIndex: this.hotIndex },
+      spec,
+    );
+  }
+
+  /** Visible rows (ts >= watermark). */
+  get rowCount(): number {
+    let n = this.open.n - this.open.hidden;
+    for (const s of this.segments) n += s.n - s.hidden;
+    return n;
+  }
+
+  /** Oldest visible timestamp, or null when empty. */
+  get minTs(): number | null {
+    let m = Infinity;
+    for (const s of this.segments) if (s.hidden < s.n) m = Math.min(m, s.ts[s.byTs[s.hidden]!]!);
+    const o = this.open;
+    for (let i = 0; i < o.n; i++) if (o.ts[i]! >= this.wm && o.ts[i]! < m) m = o.ts[i]!;
+    return m === Infinity ? null : m;
+  }
+
+  /** Newest visible timestamp, or null when empty. */
+  get maxTs(): number | null {
+    let m = -Infinity;
+    for (const s of this.segments) if (s.hidden < s.n && s.maxTs > m) m = s.maxTs;
+    const o = this.open;
+    for (let i = 0; i < o.n; i++) if (o.ts[i]! >= this.wm && o.ts[i]! > m) m = o.ts[i]!;
+    return m === -Infinity ? null : m;
+  }
+
+  /** Rows stored once and evicted since (by retention or capacity). */
+  get evicted(): number {
+    return this.evictedRows;
+  }
+
+  /** Events not stored because they were older than the retention window or the watermark. */
+  get dropped(): number {
+    return this.droppedRows;
+  }
+
+  /** Sequence number of the newest stored event (0 before any). */
+  lastSeq(): number {
+    return this.seq;
+  }
+
+  /** Rows with ts below this (µs) are evicted; -Infinity until anything is. */
+  watermark(): number {
+    return this.wm;
+  }
+
+  /** Fields seen so far (seeded with the sample event's), first-seen type wins. Do not mutate. */
+  schema(): SchemaField[] {
+    return this.schemaTree.list();
+  }
+
+  /** id, timestamp, event_message, metadata, `project` where it is top level, and every top-level key seen. */
+  topLevelColumns(): Set<string> {
+    return this.schemaTree.topLevel;
+  }
+
+  /** Values of a hot column by dictionary id (id 0 = null). */
+  hotDict(key: string): (string | number | boolean | null)[] {
+    const i = this.hotIndex.get(key);
+    if (i === undefined) throw new Error(`unknown hot key "${key}" of ${this.def.name}`);
+    return this.hotValues[i]!;
+  }
+
+  stats(): SourceStoreStats {
+    return {
+      rows: this.rowCount,
+      physicalRows: this.physicalRows(),
+      bytes: this.physicalBytes(),
+      segments: this.segments.length,
+      openRows: this.open.n,
+      evicted: this.evictedRows,
+      dropped: this.droppedRows,
+      watermark: this.wm,
+      lastSeq: this.seq,
+      projects: this.projectNames.length - 1,
+    };
+  }
+}

@@ -1,0 +1,59 @@
+// The Store: one SourceStore per source of SPEC §1, and the store configuration read from the
+// environment (RINGQL_RETENTION_HOURS, RINGQL_MAX_ROWS_PER_SOURCE, RINGQL_MAX_BYTES_PER_SOURCE).
+
+import type { StoreConfig } from './types.ts';
+import { SOURCES, sourceByNameOrId } from './sources.ts';
+import { SourceStore } from './source-store.ts';
+import { DEFAULT_HOT_PATHS } from './hot-paths.ts';
+
+const US_PER_HOUR = 3_600_000_000;
+
+function positiveNumber(env: Record<string, string | undefined>, name: string, fallback: number, integer: boolean): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const v = Number(raw.trim());
+  if (!Number.isFinite(v) || v <= 0 || (integer && !Number.isInteger(v))) {
+    throw new Error(`${name}="${raw}" is not a valid value: expected a positive ${integer ? 'integer' : 'number'}`);
+  }
+  return v;
+}
+
+/** Store settings from the environment, with the defaults of SPEC §9. Throws on a malformed value. */
+export function defaultStoreConfig(env: Record<string, string | undefined> = process.env): StoreConfig {
+  return {
+    retentionUs: Math.round(positiveNumber(env, 'RINGQL_RETENTION_HOURS', 192, false) * US_PER_HOUR),
+    maxRows: positiveNumber(env, 'RINGQL_MAX_ROWS_PER_SOURCE', 10_000_000, true),
+    maxBytes: positiveNumber(env, 'RINGQL_MAX_BYTES_PER_SOURCE', 8 * 1024 ** 3, true),
+    segmentRows: 4096,
+    maxEventDepth: 32,
+    maxStringBytes: 1024 * 1024,
+  };
+}
+
+export class Store {
+  private readonly byName = new Map<string, SourceStore>();
+  private readonly list: SourceStore[];
+
+  constructor(readonly config: StoreConfig) {
+    this.list = SOURCES.map((def) => new SourceStore(def, config, (DEFAULT_HOT_PATHS[def.name] ?? []).map((p) => [...p])));
+    for (const s of this.list) this.byName.set(s.def.name, s);
+  }
+
+  /** A source by exact name or UUID. */
+  source(nameOrId: string): SourceStore | undefined {
+    const direct = this.byName.get(nameOrId);
+    if (direct) return direct;
+    const def = sourceByNameOrId(nameOrId);
+    return def ? this.byName.get(def.name) : undefined;
+  }
+
+  /** Every source, in SPEC §1 order. */
+  sources(): SourceStore[] {
+    return this.list.slice();
+  }
+
+  /** Applies retention at nowUs (and capacity) to every source; call it periodically. */
+  evict(nowUs: number): void {
+    for (const s of this.list) s.evict(nowUs);
+  }
+}
