@@ -1,0 +1,153 @@
+// Chevrotain CstParser of the LQL subset (SPEC §5): a pure grammar, no embedded actions.
+// Terms follow each other (implicit AND); src/lql/read-terms.ts turns the CST into typed terms.
+
+import { CstParser, type CstNode } from 'chevrotain';
+import {
+  ChartKey, Comparison, Count, Day, DotDot, DoubleColon, FalseLit, FieldKey, GroupBy, Hour, IsoTimestamp, LParen, Minus,
+  Minute, Name, NullLit, NumberLit, OpEq, OpRegex, Quoted, RParen, RegexBare, RegexQuoted, Relative, SelectKey,
+  SourceKey, Star, TimeKey, TimeRef, TrueLit, Value, Word, lqlTokens,
+} from './lql-tokens.ts';
+
+export class LqlParser extends CstParser {
+  constructor() {
+    super(lqlTokens, { maxLookahead: 2 });
+    this.performSelfAnalysis();
+  }
+
+  /** query := term* */
+  public query = this.RULE('query', () => {
+    this.MANY(() => this.SUBRULE(this.term));
+  });
+
+  /** term := '-'? (text | regex | field | time | source | select | chart) */
+  public term = this.RULE('term', () => {
+    this.OPTION(() => this.CONSUME(Minus));
+    this.OR([
+      { ALT: () => this.SUBRULE(this.textTerm) },
+      { ALT: () => this.SUBRULE(this.regexTerm) },
+      { ALT: () => this.SUBRULE(this.fieldTerm) },
+      { ALT: () => this.SUBRULE(this.timeTerm) },
+      { ALT: () => this.SUBRULE(this.sourceTerm) },
+      { ALT: () => this.SUBRULE(this.selectTerm) },
+      { ALT: () => this.SUBRULE(this.chartTerm) },
+    ]);
+  });
+
+  /** `error` or `"two words"` */
+  public textTerm = this.RULE('textTerm', () => {
+    this.OR([{ ALT: () => this.CONSUME(Word) }, { ALT: () => this.CONSUME(Quoted) }]);
+  });
+
+  /** `~"pattern"` or `~pattern` */
+  public regexTerm = this.RULE('regexTerm', () => {
+    this.OR([{ ALT: () => this.CONSUME(RegexQuoted) }, { ALT: () => this.CONSUME(RegexBare) }]);
+  });
+
+  /** path ':' value ('..' value)? | path (':>'|':>='|':<'|':<=') value | path ':~' value */
+  public fieldTerm = this.RULE('fieldTerm', () => {
+    this.CONSUME(FieldKey);
+    this.OR([
+      {
+        ALT: () => {
+          this.CONSUME(OpEq);
+          this.SUBRULE(this.value, { LABEL: 'low' });
+          this.OPTION(() => {
+            this.CONSUME(DotDot);
+            this.SUBRULE2(this.value, { LABEL: 'high' });
+          });
+        },
+      },
+      { ALT: () => { this.CONSUME(Comparison); this.SUBRULE3(this.value, { LABEL: 'low' }); } },
+      { ALT: () => { this.CONSUME(OpRegex); this.SUBRULE4(this.value, { LABEL: 'low' }); } },
+    ]);
+  });
+
+  public value = this.RULE('value', () => {
+    this.OR([
+      { ALT: () => this.CONSUME(Quoted) },
+      { ALT: () => this.CONSUME(NumberLit) },
+      { ALT: () => this.CONSUME(NullLit) },
+      { ALT: () => this.CONSUME(TrueLit) },
+      { ALT: () => this.CONSUME(FalseLit) },
+      { ALT: () => this.CONSUME(IsoTimestamp) },
+      { ALT: () => this.CONSUME(Relative) },
+      { ALT: () => this.CONSUME(Value) },
+    ]);
+  });
+
+  /** t ':' last@N unit | t ':' ts ('..' ts)? | t (':>'|':>='|':<'|':<=') ts */
+  public timeTerm = this.RULE('timeTerm', () => {
+    this.CONSUME(TimeKey);
+    this.OR([
+      {
+        ALT: () => {
+          this.CONSUME(OpEq);
+          this.OR2([
+            { ALT: () => this.CONSUME(Relative) },
+            {
+              ALT: () => {
+                this.SUBRULE(this.timeValue, { LABEL: 'low' });
+                this.OPTION(() => {
+                  this.CONSUME(DotDot);
+                  this.SUBRULE2(this.timeValue, { LABEL: 'high' });
+                });
+              },
+            },
+          ]);
+        },
+      },
+      { ALT: () => { this.CONSUME(Comparison); this.SUBRULE3(this.timeValue, { LABEL: 'low' }); } },
+    ]);
+  });
+
+  /** An ISO 8601 timestamp, bare or quoted (a quoted one is checked by the compiler). */
+  public timeValue = this.RULE('timeValue', () => {
+    this.OR([{ ALT: () => this.CONSUME(IsoTimestamp) }, { ALT: () => this.CONSUME(Quoted) }]);
+  });
+
+  /** `f:<cte>` */
+  public sourceTerm = this.RULE('sourceTerm', () => {
+    this.CONSUME(SourceKey);
+    this.CONSUME(Name);
+  });
+
+  /** `s:<dotted.path>` */
+  public selectTerm = this.RULE('selectTerm', () => {
+    this.CONSUME(SelectKey);
+    this.CONSUME(Name);
+  });
+
+  /** `c:count(*)` | `c:group_by(t::minute|hour|day)` */
+  public chartTerm = this.RULE('chartTerm', () => {
+    this.CONSUME(ChartKey);
+    this.OR([
+      {
+        ALT: () => {
+          this.CONSUME(Count);
+          this.CONSUME(LParen);
+          this.CONSUME(Star);
+          this.CONSUME(RParen);
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(GroupBy);
+          this.CONSUME2(LParen);
+          this.CONSUME(TimeRef);
+          this.CONSUME(DoubleColon);
+          this.OR2([
+            { ALT: () => this.CONSUME(Minute) },
+            { ALT: () => this.CONSUME(Hour) },
+            { ALT: () => this.CONSUME(Day) },
+          ]);
+          this.CONSUME2(RParen);
+        },
+      },
+    ]);
+  });
+}
+
+/** One parser instance, reused (set `input`, call `query()`, read `errors`). */
+export const lqlParser = new LqlParser();
+
+export type { CstNode };

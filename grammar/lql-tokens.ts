@@ -1,0 +1,93 @@
+// Tokens and the multi-mode lexer of the LQL subset (SPEC §5). Mode `term` reads term starts; an
+// operator pushes `value`, `f:`/`s:` push `name`, `c:` pushes `chart`; whitespace pops back.
+
+import { Lexer, createToken, type TokenType } from 'chevrotain';
+
+const IDENT_PATH = /[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*/;
+
+// ─── term mode ──────────────────────────────────────────────────────────────────────────────
+export const TermSpace = createToken({ name: 'TermSpace', pattern: /\s+/, group: Lexer.SKIPPED });
+/** `-` directly before a term (no space between) negates it. */
+export const Minus = createToken({ name: 'Minus', pattern: /-(?=\S)/, start_chars_hint: ['-'], label: "'-'" });
+export const RegexQuoted = createToken({ name: 'RegexQuoted', pattern: /~"(?:[^"\\]|\\[^])*"/, label: '~"regex"' });
+export const RegexBare = createToken({ name: 'RegexBare', pattern: /~[^\s"]+/, label: '~regex' });
+export const Quoted = createToken({ name: 'Quoted', pattern: /"(?:[^"\\]|\\[^])*"/, label: '"quoted string"' });
+export const SourceKey = createToken({ name: 'SourceKey', pattern: /f:/, push_mode: 'name', label: "'f:'" });
+export const SelectKey = createToken({ name: 'SelectKey', pattern: /s:/, push_mode: 'name', label: "'s:'" });
+export const ChartKey = createToken({ name: 'ChartKey', pattern: /c:/, push_mode: 'chart', label: "'c:'" });
+/** `t` or `timestamp` right before an operator. */
+export const TimeKey = createToken({ name: 'TimeKey', pattern: /(?:timestamp|t)(?=:)/, start_chars_hint: ['t'], label: "'t'" });
+/** A dotted field path right before an operator: `m.request.path`, `status`. */
+export const FieldKey = createToken({
+  name: 'FieldKey',
+  pattern: new RegExp(`${IDENT_PATH.source}(?=:)`),
+  start_chars_hint: [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_'],
+  label: 'field path',
+});
+
+export const Operator = createToken({ name: 'Operator', pattern: Lexer.NA });
+export const Comparison = createToken({ name: 'Comparison', pattern: Lexer.NA, categories: [Operator], label: "':>', ':>=', ':<', ':<='" });
+const op = (name: string, pattern: RegExp, label: string, cats: TokenType[]): TokenType =>
+  createToken({ name, pattern, push_mode: 'value', categories: cats, label });
+export const OpGte = op('OpGte', /:>=/, "':>='", [Comparison]);
+export const OpLte = op('OpLte', /:<=/, "':<='", [Comparison]);
+export const OpGt = op('OpGt', /:>/, "':>'", [Comparison]);
+export const OpLt = op('OpLt', /:</, "':<'", [Comparison]);
+export const OpRegex = op('OpRegex', /:~/, "':~'", [Operator]);
+export const OpEq = op('OpEq', /:/, "':'", [Operator]);
+/** Free text: anything up to whitespace or a quote, not starting with `"`, `~`, `:` or `-`. */
+export const Word = createToken({ name: 'Word', pattern: /[^\s"~:-][^\s"]*/, label: 'word' });
+
+// ─── value mode (after an operator) ─────────────────────────────────────────────────────────
+export const ValueSpace = createToken({ name: 'ValueSpace', pattern: /\s+/, group: Lexer.SKIPPED, pop_mode: true });
+export const DotDot = createToken({ name: 'DotDot', pattern: /\.\./, label: "'..'" });
+/** Bare value: no whitespace, no quote, no `..`; may hold `/`, `-`, `_`, `.`, `:`, digits. */
+export const Value = createToken({ name: 'Value', pattern: /(?:[^\s".]|\.(?!\.))+/, label: 'value' });
+export const IsoTimestamp = createToken({
+  name: 'IsoTimestamp',
+  pattern: /\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)?(?:Z|[+-]\d{2}:?\d{2})?/,
+  longer_alt: Value,
+  label: 'ISO timestamp',
+});
+/** `last@15minutes`: a window ending now. */
+export const Relative = createToken({ name: 'Relative', pattern: /last@\d+(?:minutes?|hours?|days?)/, longer_alt: Value, label: 'last@N(minutes|hours|days)' });
+export const NumberLit = createToken({ name: 'NumberLit', pattern: /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/, longer_alt: Value, label: 'number' });
+export const NullLit = createToken({ name: 'NullLit', pattern: /null/i, longer_alt: Value, label: 'NULL' });
+export const TrueLit = createToken({ name: 'TrueLit', pattern: /true/i, longer_alt: Value, label: 'true' });
+export const FalseLit = createToken({ name: 'FalseLit', pattern: /false/i, longer_alt: Value, label: 'false' });
+
+// ─── name mode (after f: and s:) ────────────────────────────────────────────────────────────
+export const NameSpace = createToken({ name: 'NameSpace', pattern: /\s+/, group: Lexer.SKIPPED, pop_mode: true });
+export const Name = createToken({ name: 'Name', pattern: IDENT_PATH, label: 'name' });
+
+// ─── chart mode (after c:) ──────────────────────────────────────────────────────────────────
+export const ChartSpace = createToken({ name: 'ChartSpace', pattern: /\s+/, group: Lexer.SKIPPED, pop_mode: true });
+export const ChartIdent = createToken({ name: 'ChartIdent', pattern: /[A-Za-z_][A-Za-z0-9_]*/, label: 'identifier' });
+const kw = (name: string, pattern: RegExp, label: string): TokenType => createToken({ name, pattern, longer_alt: ChartIdent, label });
+export const Count = kw('Count', /count/i, "'count'");
+export const GroupBy = kw('GroupBy', /group_by/i, "'group_by'");
+export const TimeRef = kw('TimeRef', /timestamp|t/, "'t'");
+export const Minute = kw('Minute', /minute/i, "'minute'");
+export const Hour = kw('Hour', /hour/i, "'hour'");
+export const Day = kw('Day', /day/i, "'day'");
+export const LParen = createToken({ name: 'LParen', pattern: /\(/, label: "'('" });
+export const RParen = createToken({ name: 'RParen', pattern: /\)/, label: "')'" });
+export const Star = createToken({ name: 'Star', pattern: /\*/, label: "'*'" });
+export const DoubleColon = createToken({ name: 'DoubleColon', pattern: /::/, label: "'::'" });
+
+const termMode = [TermSpace, Minus, RegexQuoted, RegexBare, Quoted, SourceKey, SelectKey, ChartKey, TimeKey, FieldKey,
+  OpGte, OpLte, OpGt, OpLt, OpRegex, OpEq, Word];
+const valueMode = [ValueSpace, Quoted, DotDot, IsoTimestamp, Relative, NumberLit, NullLit, TrueLit, FalseLit, Value];
+const nameMode = [NameSpace, Name];
+const chartMode = [ChartSpace, LParen, RParen, Star, DoubleColon, Count, GroupBy, TimeRef, Minute, Hour, Day, ChartIdent];
+
+export const lqlLexerDefinition = {
+  modes: { term: termMode, value: valueMode, name: nameMode, chart: chartMode },
+  defaultMode: 'term',
+};
+
+/** Every token type, for the parser (abstract categories included). */
+export const lqlTokens: TokenType[] = [Operator, Comparison, ...new Set([...termMode, ...valueMode, ...nameMode, ...chartMode])];
+
+/** One lexer instance, reused. */
+export const lqlLexer = new Lexer(lqlLexerDefinition, { positionTracking: 'full', ensureOptimizations: false });

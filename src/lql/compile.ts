@@ -1,0 +1,122 @@
+// Compiles LQL (SPEC §5) into one SQL Query AST over one of the saved query's CTEs, without a WITH
+// clause: the engine splices it in as the consumer query. Rows newest first, or a count/time chart.
+
+import { RingqlError } from '../core/errors.ts';
+import type { Expr, OrderItem, Query, Select, SelectItem } from '../sql/ast.ts';
+import { FieldScope, expandPath, ident } from './field-scope.ts';
+import { call, filterExpr } from './filters.ts';
+import { pickCte, type CteInfo } from './pick-cte.ts';
+import { readTerms } from './read-terms.ts';
+import type { FilterTerm, Term, TimeUnit } from './terms.ts';
+
+export type { CteInfo };
+
+export function compileLql(text: string, ctes: CteInfo[]): Query {
+  const terms = readTerms(text);
+  const cte = pickCte(terms, ctes);
+  const scope = new FieldScope(cte.name, cte.columns);
+  const filters = terms.filter(isFilter);
+  const conds = filters.map((t) => filterExpr(t, scope));
+  const where = conds.reduce<Expr | undefined>((acc, c) => (acc ? { kind: 'binary', op: 'AND', left: acc, right: c } : c), undefined);
+
+  const chart = chartOf(terms);
+  const selects = terms.flatMap((t) => (t.kind === 'select' ? [t] : []));
+  if (chart && selects.length) {
+    throw new RingqlError('invalid_parameter', 'LQL s: cannot be combined with a c: chart (a chart returns timestamp and count)', { param: 'lql' });
+  }
+
+  let items: SelectItem[];
+  let groupBy: Expr[] | undefined;
+  let orderBy: OrderItem[] | undefined;
+  if (chart) {
+    const count: SelectItem = { kind: 'expr', expr: { kind: 'call', name: 'COUNT', args: [], star: true }, alias: 'count' };
+    if (chart.unit) {
+      const ts = scope.column('timestamp', chart.column);
+      items = [{ kind: 'expr', expr: call('TIMESTAMP_TRUNC', ts, ident(chart.unit)), alias: 'timestamp' }, count];
+      groupBy = [ident('timestamp')];
+      orderBy = [{ expr: ident('timestamp'), desc: false }];
+    } else {
+      items = [count];
+    }
+  } else {
+    items = selects.length ? selectItems(selects, scope) : defaultItems(filters, scope);
+    if (scope.hasColumn('timestamp')) orderBy = [{ expr: scope.column('timestamp', 1), desc: true }];
+  }
+
+  // Build FROM last: every path above has registered its joins by now.
+  const body: Select = { kind: 'select', distinct: false, items, from: scope.from() };
+  if (where) body.where = where;
+  if (groupBy) body.groupBy = groupBy;
+  const query: Query = { kind: 'query', body };
+  if (orderBy) query.orderBy = orderBy;
+  return query;
+}
+
+function isFilter(t: Term): t is FilterTerm {
+  return t.kind === 'text' || t.kind === 'regex' || t.kind === 'field' || t.kind === 'time' || t.kind === 'last';
+}
+
+/** `c:count(*)` with an optional `c:group_by(t::unit)`; null when no c: term is present. */
+function chartOf(terms: Term[]): { unit?: TimeUnit; column: number } | null {
+  const counts = terms.filter((t) => t.kind === 'count');
+  const groups = terms.flatMap((t) => (t.kind === 'groupBy' ? [t] : []));
+  if (counts.length === 0 && groups.length === 0) return null;
+  if (counts.length === 0) {
+    throw new RingqlError('invalid_parameter', 'LQL c:group_by(t::...) needs c:count(*) to chart: write c:count(*) c:group_by(t::minute)', { param: 'lql' });
+  }
+  const units = [...new Set(groups.map((g) => g.unit))];
+  if (units.length > 1) {
+    throw new RingqlError('invalid_parameter', `LQL may group by one time unit, found ${units.join(' and ').toLowerCase()}`, { param: 'lql' });
+  }
+  const g = groups[0];
+  return g ? { unit: g.unit, column: g.column } : { column: counts[0]!.column };
+}
+
+/** `s:` paths: column named by the last segment; a later path whose name is taken gets `a_b_c`. */
+function selectItems(selects: { path: string[]; column: number }[], scope: FieldScope): SelectItem[] {
+  const items: SelectItem[] = [];
+  const seenPaths = new Set<string>();
+  const names = new Set<string>();
+  for (const s of selects) {
+    const path = timePath(expandPath(s.path));
+    const key = path.join('.').toLowerCase();
+    if (seenPaths.has(key)) continue;
+    seenPaths.add(key);
+    const expr = scope.path(path, 'keep', s.column);
+    const name = path[path.length - 1]!;
+    if (names.has(name.toLowerCase())) {
+      const alias = path.join('_');
+      names.add(alias.toLowerCase());
+      items.push({ kind: 'expr', expr, alias });
+    } else {
+      names.add(name.toLowerCase());
+      items.push({ kind: 'expr', expr });
+    }
+  }
+  return items;
+}
+
+/** `s:t` means the timestamp, as in filters. */
+function timePath(path: string[]): string[] {
+  return path.length === 1 && path[0] === 't' ? ['timestamp'] : path;
+}
+
+/** `id, timestamp, event_message` (those the CTE has) plus each filtered field, first name wins. */
+function defaultItems(filters: FilterTerm[], scope: FieldScope): SelectItem[] {
+  const items: SelectItem[] = [];
+  const names = new Set<string>();
+  for (const c of ['id', 'timestamp', 'event_message']) {
+    if (!scope.hasColumn(c)) continue;
+    items.push({ kind: 'expr', expr: scope.column(c, 1) });
+    names.add(c);
+  }
+  for (const f of filters) {
+    if (f.kind !== 'field') continue;
+    const path = expandPath(f.path);
+    const name = path[path.length - 1]!.toLowerCase();
+    if (names.has(name)) continue;
+    names.add(name);
+    items.push({ kind: 'expr', expr: scope.path(path, f.value.kind === 'null' ? 'keep' : 'filter', f.column) });
+  }
+  return items;
+}

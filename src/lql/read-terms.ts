@@ -1,0 +1,192 @@
+// Reads LQL text into typed terms: lexes and parses with grammar/lql-*, turns the first lexer or
+// parser error into a RingqlError('syntax_error', {line: 1, column}), and walks the CST.
+
+import type { CstElement, CstNode, IToken } from 'chevrotain';
+import { lqlLexer } from '../../grammar/lql-tokens.ts';
+import { lqlParser } from '../../grammar/lql-parser.ts';
+import { RingqlError } from '../core/errors.ts';
+import type { CompareOp, FilterTerm, LqlValue, Term, TimeUnit } from './terms.ts';
+
+const ISO = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)?(?:Z|[+-]\d{2}:?\d{2})?$/;
+
+/** LQL is normally one line; a multi-line text reports the line too (columns count per line). */
+export function syntaxError(column: number, message: string, line = 1): RingqlError {
+  const where = line === 1 ? `column ${column}` : `line ${line}, column ${column}`;
+  return new RingqlError('syntax_error', `LQL syntax error at ${where}: ${message}`, { line, column });
+}
+
+export function readTerms(text: string): Term[] {
+  const lexed = lqlLexer.tokenize(text);
+  const lexErr = lexed.errors[0];
+  if (lexErr) {
+    const ch = text.charAt(lexErr.offset);
+    const closed = /^"(?:[^"\\]|\\[^])*"/.test(text.slice(lexErr.offset));
+    const hint = ch === '"' ? (closed ? `unexpected '"': a quoted string is not allowed here` : 'unterminated quoted string (close it with ")')
+      : ch === '-' ? "'-' must be written directly before the term it negates"
+        : ch === '~' ? "'~' must be followed by a pattern: ~\"regex\" or ~regex"
+          : `unexpected character '${ch}'`;
+    throw syntaxError(lexErr.column ?? lexErr.offset + 1, hint, lexErr.line ?? 1);
+  }
+  lqlParser.input = lexed.tokens;
+  const cst = lqlParser.query();
+  const parseErr = lqlParser.errors[0];
+  if (parseErr) {
+    const t = parseErr.token;
+    const eof = t.tokenType.name === 'EOF' || t.startColumn === undefined || !Number.isFinite(t.startColumn);
+    const [line, column] = eof ? endPosition(text) : [t.startLine ?? 1, t.startColumn!];
+    const found = eof ? 'end of input' : `'${t.image}'`;
+    throw syntaxError(column, `unexpected ${found}${expectedOf(parseErr.message)}`, line);
+  }
+  return children(cst, 'term').map((n) => readTerm(n as CstNode));
+}
+
+/** [line, column] just past the last character. */
+function endPosition(text: string): [number, number] {
+  const lines = text.split(/\r\n|\r|\n/);
+  return [lines.length, lines[lines.length - 1]!.length + 1];
+}
+
+/** Chevrotain's multi-line "Expecting ..." message → `; expected a, b or c` (empty if unknown). */
+function expectedOf(message: string): string {
+  const single = /^Expecting (?:token of type )?--> (.*?) <--/.exec(message);
+  if (single) return `; expected ${single[1]}`;
+  const options = [...message.matchAll(/^\s*\d+\. \[(.*)\]\s*$/gm)].map((m) => m[1]!);
+  if (options.length === 0) return '';
+  const last = options.pop()!;
+  return `; expected ${options.length ? `${options.join(', ')} or ${last}` : last}`;
+}
+
+function children(node: CstNode, name: string): CstElement[] {
+  return node.children[name] ?? [];
+}
+function token(node: CstNode, name: string): IToken | undefined {
+  return children(node, name)[0] as IToken | undefined;
+}
+function sub(node: CstNode, name: string): CstNode | undefined {
+  return children(node, name)[0] as CstNode | undefined;
+}
+function only(node: CstNode): CstNode {
+  // A term node has at most a Minus token and exactly one sub-rule node.
+  for (const [k, v] of Object.entries(node.children)) if (k !== 'Minus') return v[0] as CstNode;
+  throw new Error('LQL term without content');
+}
+function firstToken(node: CstNode): IToken {
+  let first: IToken | undefined;
+  for (const list of Object.values(node.children)) {
+    for (const el of list) {
+      const t = 'image' in el ? el : firstToken(el);
+      if (!first || t.startOffset < first.startOffset) first = t;
+    }
+  }
+  if (!first) throw new Error('empty CST node');
+  return first;
+}
+
+function readTerm(node: CstNode): Term {
+  const minus = token(node, 'Minus');
+  const negated = minus !== undefined;
+  const body = only(node);
+  const column = minus?.startColumn ?? firstToken(body).startColumn ?? 1;
+  const filter = (t: FilterTerm): FilterTerm => t;
+  const notNegated = (what: string): void => {
+    if (minus) throw syntaxError(minus.startColumn ?? 1, `${what} cannot be negated`);
+  };
+  switch (body.name) {
+    case 'textTerm': {
+      const w = token(body, 'Word');
+      return filter({ kind: 'text', text: w ? w.image : unquote(token(body, 'Quoted')!.image), negated, column });
+    }
+    case 'regexTerm': {
+      const q = token(body, 'RegexQuoted');
+      const pattern = q ? q.image.slice(2, -1).replace(/\\"/g, '"') : token(body, 'RegexBare')!.image.slice(1);
+      return filter({ kind: 'regex', pattern, negated, column });
+    }
+    case 'fieldTerm':
+      return readField(body, negated, column);
+    case 'timeTerm':
+      return readTime(body, negated, column);
+    case 'sourceTerm':
+      notNegated('f:');
+      return { kind: 'source', name: token(body, 'Name')!.image, column };
+    case 'selectTerm':
+      notNegated('s:');
+      return { kind: 'select', path: token(body, 'Name')!.image.split('.'), column };
+    case 'chartTerm': {
+      notNegated('c:');
+      if (token(body, 'Count')) return { kind: 'count', column };
+      const unit = (['Minute', 'Hour', 'Day'] as const).find((u) => token(body, u))!;
+      return { kind: 'groupBy', unit: unit.toUpperCase() as TimeUnit, column };
+    }
+    default:
+      throw new Error(`unknown LQL rule ${body.name}`);
+  }
+}
+
+function opOf(node: CstNode): CompareOp | '~' {
+  if (token(node, 'OpEq')) return '=';
+  if (token(node, 'OpRegex')) return '~';
+  const ops: Record<string, CompareOp> = { OpGt: '>', OpGte: '>=', OpLt: '<', OpLte: '<=' };
+  const t = token(node, 'Comparison')!;
+  return ops[t.tokenType.name]!;
+}
+
+function readField(node: CstNode, negated: boolean, column: number): FilterTerm {
+  const path = token(node, 'FieldKey')!.image.split('.');
+  const op = opOf(node);
+  const value = readValue(sub(node, 'low')!);
+  const highNode = sub(node, 'high');
+  if (!highNode) return { kind: 'field', path, op, value, negated, column };
+  const high = readValue(highNode);
+  for (const v of [value, high]) if (v.kind === 'null') throw syntaxError(v.column, 'NULL cannot bound a range');
+  return { kind: 'field', path, op, value, high, negated, column };
+}
+
+function readValue(node: CstNode): LqlValue {
+  const t = firstToken(node);
+  const column = t.startColumn ?? 1;
+  const raw = t.image;
+  switch (t.tokenType.name) {
+    case 'Quoted':
+      // As a regex operand only \" is unescaped, so `\\d` keeps meaning what it means in RE2.
+      return { kind: 'string', value: unquote(raw), raw: raw.slice(1, -1).replace(/\\"/g, '"'), column };
+    case 'NumberLit': {
+      const isInt = /^-?\d+$/.test(raw);
+      return { kind: isInt ? 'int' : 'float', value: Number(raw), raw, column };
+    }
+    case 'NullLit':
+      return { kind: 'null', raw, column };
+    case 'TrueLit':
+    case 'FalseLit':
+      return { kind: 'bool', value: raw.toLowerCase() === 'true', raw, column };
+    default:
+      return { kind: 'string', value: raw, raw, column };
+  }
+}
+
+function readTime(node: CstNode, negated: boolean, column: number): FilterTerm {
+  const rel = token(node, 'Relative');
+  if (rel) {
+    const m = /^last@(\d+)(minute|hour|day)s?$/.exec(rel.image)!;
+    const amount = Number(m[1]);
+    if (!Number.isSafeInteger(amount)) throw syntaxError(rel.startColumn ?? column, `${m[1]} is too large`);
+    return { kind: 'last', amount, unit: m[2]!.toUpperCase() as TimeUnit, negated, column };
+  }
+  const op = opOf(node) as CompareOp;
+  const value = readTimeValue(sub(node, 'low')!);
+  const highNode = sub(node, 'high');
+  if (!highNode) return { kind: 'time', op, value, negated, column };
+  return { kind: 'time', op, value, high: readTimeValue(highNode), negated, column };
+}
+
+function readTimeValue(node: CstNode): LqlValue {
+  const t = firstToken(node);
+  const column = t.startColumn ?? 1;
+  const text = t.tokenType.name === 'Quoted' ? unquote(t.image) : t.image;
+  if (!ISO.test(text)) throw syntaxError(column, `"${text}" is not an ISO 8601 timestamp such as 2024-01-15T05:00:00Z`);
+  return { kind: 'timestamp', value: text, raw: text, column };
+}
+
+/** `"a \"b\" \\ c"` → `a "b" \ c`; other backslashes stay as written. */
+function unquote(image: string): string {
+  return image.slice(1, -1).replace(/\\(["\\])/g, '$1');
+}

@@ -1,0 +1,31 @@
+// Typed LQL terms: what src/lql/read-terms.ts reads from the CST and src/lql/compile.ts turns into
+// SQL. `column` is the 1-based column of the term's first character (for error details).
+
+/** A typed filter value; `raw` is the text as written (unquoted), used for regex operands. */
+export type LqlValue =
+  | { kind: 'string'; value: string; raw: string; column: number }
+  | { kind: 'int' | 'float'; value: number; raw: string; column: number }
+  | { kind: 'bool'; value: boolean; raw: string; column: number }
+  | { kind: 'null'; raw: string; column: number }
+  | { kind: 'timestamp'; value: string; raw: string; column: number };
+
+export type CompareOp = '=' | '>' | '>=' | '<' | '<=';
+
+export type TimeUnit = 'MINUTE' | 'HOUR' | 'DAY';
+
+export type FilterTerm =
+  | { kind: 'text'; text: string; negated: boolean; column: number }
+  | { kind: 'regex'; pattern: string; negated: boolean; column: number }
+  /** Field filter; `path` as written (`m.` not yet expanded); `high` only for ranges. */
+  | { kind: 'field'; path: string[]; op: CompareOp | '~'; value: LqlValue; high?: LqlValue; negated: boolean; column: number }
+  /** `t:` comparison against an ISO timestamp (or an inclusive range). */
+  | { kind: 'time'; op: CompareOp; value: LqlValue; high?: LqlValue; negated: boolean; column: number }
+  /** `t:last@N unit`. */
+  | { kind: 'last'; amount: number; unit: TimeUnit; negated: boolean; column: number };
+
+export type Term =
+  | FilterTerm
+  | { kind: 'source'; name: string; column: number }
+  | { kind: 'select'; path: string[]; column: number }
+  | { kind: 'count'; column: number }
+  | { kind: 'groupBy'; unit: TimeUnit; column: number };

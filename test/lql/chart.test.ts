@@ -1,0 +1,51 @@
+// c: charts (SPEC §5): count(*) grouped by a truncated timestamp, ascending, no empty buckets
+// (it groups existing rows); count(*) alone is one `count` row; group_by alone is a 400.
+
+import { describe, expect, it } from 'vitest';
+import { bin, call, errorOf, fromChain, id, int, lql, select } from './helpers.ts';
+
+const count = { kind: 'expr', expr: { kind: 'call', name: 'COUNT', args: [], star: true }, alias: 'count' };
+
+describe('c: charts', () => {
+  for (const unit of ['minute', 'hour', 'day'] as const) {
+    it(`c:count(*) c:group_by(t::${unit})`, () => {
+      const q = lql(`c:count(*) c:group_by(t::${unit})`);
+      expect(select(q).items).toEqual([
+        { kind: 'expr', expr: call('TIMESTAMP_TRUNC', id('t', 'timestamp'), id(unit.toUpperCase())), alias: 'timestamp' },
+        count,
+      ]);
+      expect(select(q).groupBy).toEqual([id('timestamp')]);
+      expect(q.orderBy).toEqual([{ expr: id('timestamp'), desc: false }]);
+      expect(q).not.toHaveProperty('limit');
+    });
+  }
+  it('order of the two terms and t/timestamp spelling do not matter', () => {
+    expect(lql('c:group_by(timestamp::hour) c:count(*)')).toEqual(lql('c:count(*) c:group_by(t::hour)'));
+    expect(lql('c:COUNT(*) c:GROUP_BY(t::HOUR)')).toEqual(lql('c:count(*) c:group_by(t::hour)'));
+  });
+  it('filters apply before grouping', () => {
+    const q = lql('c:count(*) c:group_by(t::minute) m.response.status_code:>=500 t:last@1hour');
+    expect(select(q).where).toMatchObject({ kind: 'binary', op: 'AND', left: bin('>=', id('f_metadata_response', 'status_code'), int(500)) });
+    expect(fromChain(q)).toEqual(['edge_logs AS t', 'CROSS f_metadata <- t.metadata', 'CROSS f_metadata_response <- f_metadata.response']);
+  });
+  it('c:count(*) alone is a single count row', () => {
+    const q = lql('c:count(*) error');
+    expect(select(q).items).toEqual([count]);
+    expect(select(q)).not.toHaveProperty('groupBy');
+    expect(q).not.toHaveProperty('orderBy');
+  });
+  it('group_by without count → 400 explaining', () => {
+    const e = errorOf(() => lql('c:group_by(t::minute)'));
+    expect(e.code).toBe('invalid_parameter');
+    expect(e.details).toEqual({ param: 'lql' });
+    expect(e.message).toContain('c:count(*)');
+  });
+  it('two different units → 400', () => {
+    expect(errorOf(() => lql('c:count(*) c:group_by(t::minute) c:group_by(t::day)')).code).toBe('invalid_parameter');
+  });
+  it('s: with a chart → 400', () => {
+    const e = errorOf(() => lql('c:count(*) s:id'));
+    expect(e.code).toBe('invalid_parameter');
+    expect(e.message).toMatch(/s:.*c:/);
+  });
+});
