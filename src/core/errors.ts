@@ -21,7 +21,6 @@ export const ERROR_STATUS = {
   syntax_error: 400,
   unknown_name: 400,
   ambiguous_name: 400,
-  type_error: 400,
   sandbox_violation: 400,
   sandbox_disabled: 400,
   query_error: 400,

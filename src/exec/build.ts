@@ -1,0 +1,149 @@
+// Turns a logical plan into a tree of physical operators, compiling every expression against the
+// accessors of the operator it reads from. Uncorrelated subqueries run once, on first use.
+
+import { RingqlError } from '../core/errors.ts';
+import type { BExpr, Plan } from '../plan/bound.ts';
+import { compileExpr, type Accessor, type CompileEnv } from '../fn/compile-expr.ts';
+import { columnIds } from '../plan/expr-util.ts';
+import type { ExecContext } from './context.ts';
+import type { Operator } from './operator.ts';
+import { ScanExec } from './ops/scan-exec.ts';
+import { FilterExec, LimitExec, ProjectExec, ValuesExec } from './ops/row-ops.ts';
+import { UnnestExec } from './ops/unnest-exec.ts';
+import { JoinExec, type EquiKeys } from './ops/join-exec.ts';
+import { AggregateExec } from './ops/aggregate-exec.ts';
+import { DistinctExec, SetOpExec, SortExec } from './ops/set-ops.ts';
+import { groupKey, sqlEquals, type Value } from './values.ts';
+
+export function buildOperator(plan: Plan, ctx: ExecContext, limitHint: number | null = null): Operator {
+  const env = (op: Operator): CompileEnv => ({
+    col: (id) => op.acc(id),
+    subquery: (e, arg) => compileSubquery(e, arg, ctx),
+  });
+  const compileOn = (op: Operator) => (e: BExpr): Accessor => compileExpr(e, env(op));
+
+  switch (plan.k) {
+    case 'scan':
+      return new ScanExec(plan, ctx, limitHint);
+    case 'values': {
+      const noInput = env(new ValuesExec([], []));
+      const rows = plan.rows.map((r) => r.map((e) => compileExpr(e, noInput)(null)));
+      return new ValuesExec(rows, plan.cols.map((c) => c.id));
+    }
+    case 'rows':
+      return new ValuesExec(plan.rows, plan.cols.map((c) => c.id));
+    case 'filter': {
+      const input = buildOperator(plan.input, ctx, null);
+      return new FilterExec(input, compileOn(input)(plan.pred));
+    }
+    case 'project': {
+      const input = buildOperator(plan.input, ctx, limitHint);
+      return new ProjectExec(input, plan.exprs, plan.cols.map((c) => c.id), compileOn(input));
+    }
+    case 'unnest': {
+      const input = buildOperator(plan.input, ctx, null);
+      return new UnnestExec(input, compileOn(input)(plan.array), plan.outer, plan.col.id, plan.offsetCol?.id ?? null, ctx);
+    }
+    case 'join': {
+      const left = buildOperator(plan.left, ctx, null);
+      const right = buildOperator(plan.right, ctx, null);
+      const leftIds = plan.left.cols.map((c) => c.id);
+      const join = new JoinExec(left, right, leftIds, plan.type, null, null, ctx);
+      let on: Accessor | null = null;
+      let equi: EquiKeys | null = null;
+      if (plan.on) {
+        on = compileExpr(plan.on, env(join));
+        equi = equiKeys(plan.on, new Set(leftIds), new Set(plan.right.cols.map((c) => c.id)), env(left), env(right));
+      }
+      return new JoinExec(left, right, leftIds, plan.type, on, equi, ctx);
+    }
+    case 'aggregate': {
+      const input = buildOperator(plan.input, ctx, null);
+      return new AggregateExec(input, plan.keys, plan.aggs as Extract<BExpr, { k: 'agg' }>[], plan.cols.map((c) => c.id), compileOn(input));
+    }
+    case 'sort': {
+      const input = buildOperator(plan.input, ctx, null);
+      const c = compileOn(input);
+      return new SortExec(input, plan.keys.map((k) => ({ acc: c(k.expr), desc: k.desc, nullsFirst: k.nullsFirst })));
+    }
+    case 'limit': {
+      const hint = plan.limit === null ? null : plan.limit + plan.offset;
+      return new LimitExec(buildOperator(plan.input, ctx, hint), plan.limit, plan.offset);
+    }
+    case 'distinct': {
+      const input = buildOperator(plan.input, ctx, null);
+      return new DistinctExec(input, plan.cols.map((c) => c.id));
+    }
+    case 'setop': {
+      const inputs = plan.inputs.map((p) => {
+        const op = buildOperator(p, ctx, null);
+        return { op, accs: p.cols.map((c) => op.acc(c.id)) };
+      });
+      return new SetOpExec(inputs, plan.op, plan.all, plan.cols.map((c) => c.id));
+    }
+  }
+}
+
+/** `l = r` where l reads only left columns and r only right ones (either order) → hash keys. */
+function equiKeys(on: BExpr, leftIds: Set<number>, rightIds: Set<number>, lenv: CompileEnv, renv: CompileEnv): EquiKeys | null {
+  if (on.k !== 'call' || on.fn.name !== '$=') return null;
+  const [a, b] = on.args as [BExpr, BExpr];
+  const side = (e: BExpr): 'l' | 'r' | null => {
+    const ids = [...columnIds(e)];
+    if (!ids.length) return null;
+    if (ids.every((i) => leftIds.has(i))) return 'l';
+    if (ids.every((i) => rightIds.has(i))) return 'r';
+    return null;
+  };
+  const sa = side(a), sb = side(b);
+  if (sa === 'l' && sb === 'r') return { left: compileExpr(a, lenv), right: compileExpr(b, renv) };
+  if (sa === 'r' && sb === 'l') return { left: compileExpr(b, lenv), right: compileExpr(a, renv) };
+  return null;
+}
+
+function compileSubquery(e: Extract<BExpr, { k: 'subquery' }>, arg: Accessor | null, ctx: ExecContext): Accessor {
+  let values: Value[] | null = null;
+  const load = (): Value[] => {
+    if (values) return values;
+    const op = buildOperator(e.plan, ctx, e.mode === 'exists' ? 1 : e.mode === 'scalar' ? 2 : null);
+    const a = op.acc(e.plan.cols[0]!.id);
+    const out: Value[] = [];
+    for (let b = op.next(); b !== null; b = op.next()) {
+      for (const r of b) out.push(a(r));
+      if (e.mode === 'exists' && out.length) break;
+      if (e.mode === 'scalar' && out.length > 1) break;
+    }
+    values = out;
+    return out;
+  };
+  switch (e.mode) {
+    case 'scalar':
+      return () => {
+        const v = load();
+        if (v.length > 1) throw new RingqlError('query_error', 'Scalar subquery produced more than one element');
+        return v.length ? v[0]! : null;
+      };
+    case 'exists':
+      return () => load().length > 0;
+    case 'array':
+      return () => load();
+    case 'in': {
+      let set: Set<string> | null = null;
+      let hasNull = false;
+      const not = !!e.not;
+      return (r) => {
+        const v = arg!(r);
+        if (!set) {
+          set = new Set();
+          for (const x of load()) { if (x === null) hasNull = true; else set.add(groupKey(x)); }
+        }
+        if (load().length === 0) return not;
+        if (v === null) return null;
+        if (set.has(groupKey(v))) return !not;
+        // a kind mismatch (string vs number) is unknown, not false
+        if (hasNull || load().some((x) => sqlEquals(v, x) === null)) return null;
+        return not;
+      };
+    }
+  }
+}

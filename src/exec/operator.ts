@@ -1,0 +1,18 @@
+// The physical operator interface: lazy, pull-based, batch at a time. Rows are opaque to
+// consumers; a column is read through the accessor its producer hands out for that column id.
+
+import type { Accessor } from '../fn/compile-expr.ts';
+import type { ScanRow } from './scan-row.ts';
+
+export interface Operator {
+  /** Next non-empty batch of rows, or null when exhausted. */
+  next(): unknown[] | null;
+  /** Reads column `id` from one of this operator's rows. */
+  acc(id: number): Accessor;
+  /** Maps a row to the stored event row of scan `scanId` it derives from, when rows still carry it. */
+  raw(scanId: number): ((row: unknown) => ScanRow) | null;
+}
+
+export function missingColumn(id: number, where: string): never {
+  throw new Error(`internal: column #${id} is not produced by ${where}`);
+}

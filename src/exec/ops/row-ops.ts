@@ -1,0 +1,112 @@
+// Row-wise operators: FilterExec, ProjectExec, LimitExec, ValuesExec. Each keeps batches flowing
+// without materialising its input.
+
+import type { BExpr } from '../../plan/bound.ts';
+import type { Accessor } from '../../fn/compile-expr.ts';
+import { missingColumn, type Operator } from '../operator.ts';
+import type { ScanRow } from '../scan-row.ts';
+
+export class FilterExec implements Operator {
+  constructor(private readonly input: Operator, private readonly pred: Accessor) {}
+  next(): unknown[] | null {
+    for (;;) {
+      const batch = this.input.next();
+      if (batch === null) return null;
+      const out: unknown[] = [];
+      const pred = this.pred;
+      for (let i = 0; i < batch.length; i++) if (pred(batch[i]) === true) out.push(batch[i]);
+      if (out.length) return out;
+    }
+  }
+  acc(id: number): Accessor { return this.input.acc(id); }
+  raw(scanId: number): ((row: unknown) => ScanRow) | null { return this.input.raw(scanId); }
+}
+
+/**
+ * ProjectExec: when every output is a column of the input it renames only (rows pass through);
+ * otherwise each output row is [inputRow, computed values...].
+ */
+export class ProjectExec implements Operator {
+  private readonly accs = new Map<number, Accessor>();
+  private readonly computed: Accessor[] = [];
+  private readonly passthrough: boolean;
+
+  constructor(private readonly input: Operator, exprs: BExpr[], outIds: number[], compile: (e: BExpr) => Accessor) {
+    this.passthrough = exprs.every((e) => e.k === 'col');
+    exprs.forEach((e, i) => {
+      const outId = outIds[i]!;
+      if (e.k === 'col') {
+        const inner = input.acc(e.id);
+        this.accs.set(outId, this.passthrough ? inner : (r) => inner((r as unknown[])[0]));
+      } else {
+        const slot = this.computed.length + 1;
+        this.computed.push(compile(e));
+        this.accs.set(outId, (r) => (r as unknown[])[slot] as ReturnType<Accessor>);
+      }
+    });
+  }
+
+  next(): unknown[] | null {
+    const batch = this.input.next();
+    if (batch === null || this.passthrough) return batch;
+    const comp = this.computed;
+    const out = new Array<unknown>(batch.length);
+    for (let i = 0; i < batch.length; i++) {
+      const r = batch[i];
+      const row = new Array<unknown>(comp.length + 1);
+      row[0] = r;
+      for (let j = 0; j < comp.length; j++) row[j + 1] = comp[j]!(r);
+      out[i] = row;
+    }
+    return out;
+  }
+
+  acc(id: number): Accessor { return this.accs.get(id) ?? missingColumn(id, 'projection'); }
+
+  raw(scanId: number): ((row: unknown) => ScanRow) | null {
+    const inner = this.input.raw(scanId);
+    if (!inner || this.passthrough) return inner;
+    return (r) => inner((r as unknown[])[0]);
+  }
+}
+
+export class LimitExec implements Operator {
+  private skipped = 0;
+  private emitted = 0;
+  constructor(private readonly input: Operator, private readonly limit: number | null, private readonly offset: number) {}
+  next(): unknown[] | null {
+    for (;;) {
+      if (this.limit !== null && this.emitted >= this.limit) return null;
+      let batch = this.input.next();
+      if (batch === null) return null;
+      if (this.skipped < this.offset) {
+        const skip = Math.min(this.offset - this.skipped, batch.length);
+        this.skipped += skip;
+        batch = batch.slice(skip);
+        if (!batch.length) continue;
+      }
+      if (this.limit !== null && this.emitted + batch.length > this.limit) batch = batch.slice(0, this.limit - this.emitted);
+      this.emitted += batch.length;
+      return batch;
+    }
+  }
+  acc(id: number): Accessor { return this.input.acc(id); }
+  raw(scanId: number): ((row: unknown) => ScanRow) | null { return this.input.raw(scanId); }
+}
+
+/** Rows of constant expressions (SELECT without FROM): each row is an array of values. */
+export class ValuesExec implements Operator {
+  private done = false;
+  constructor(private readonly rows: unknown[][], private readonly ids: number[]) {}
+  next(): unknown[] | null {
+    if (this.done) return null;
+    this.done = true;
+    return this.rows.length ? this.rows : null;
+  }
+  acc(id: number): Accessor {
+    const i = this.ids.indexOf(id);
+    if (i < 0) missingColumn(id, 'VALUES');
+    return (r) => (r as unknown[])[i] as ReturnType<Accessor>;
+  }
+  raw(): null { return null; }
+}

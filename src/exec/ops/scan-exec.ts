@@ -1,0 +1,63 @@
+// ScanExec: reads one source through the store's scan interface (project and time range pushed
+// down, newest first when asked) and exposes each stored event as a ScanRow.
+
+import type { ScanPlan } from '../../plan/bound.ts';
+import type { ScanSpec, ScanBatch } from '../../store/types.ts';
+import type { Accessor } from '../../fn/compile-expr.ts';
+import type { ExecContext } from '../context.ts';
+import { ScanRow } from '../scan-row.ts';
+import { missingColumn, type Operator } from '../operator.ts';
+import type { Value } from '../values.ts';
+
+const BASE_COLUMNS = new Set(['id', 'event_message', 'metadata']);
+
+export class ScanExec implements Operator {
+  private iter: Iterator<ScanBatch> | null = null;
+  private readonly accessors = new Map<number, Accessor>();
+
+  constructor(private readonly plan: ScanPlan, private readonly ctx: ExecContext, private readonly batchHint: number | null) {
+    const topProject = plan.source.def.projectPath.length === 1 && plan.source.def.projectPath[0] === 'project';
+    for (const c of plan.cols) {
+      const name = c.name;
+      let a: Accessor;
+      if (name === 'timestamp') a = (r) => (r as ScanRow).ts;
+      else if (name === 'project' && topProject) a = (r) => (r as ScanRow).project;
+      else if (BASE_COLUMNS.has(name)) a = (r) => (r as ScanRow).base()[name] ?? null;
+      else a = (r) => (r as ScanRow).extras()[name] ?? (null as Value);
+      this.accessors.set(c.id, a);
+    }
+  }
+
+  private spec(): ScanSpec {
+    const p = this.plan;
+    const s: ScanSpec = { order: p.order };
+    if (p.project !== undefined) s.project = p.project;
+    if (p.minTs !== undefined) { s.minTs = p.minTs; s.minInclusive = p.minInclusive ?? true; }
+    if (p.maxTs !== undefined) { s.maxTs = p.maxTs; s.maxInclusive = p.maxInclusive ?? true; }
+    if (p.afterSeq !== undefined) s.afterSeq = p.afterSeq;
+    if (this.batchHint !== null) s.batchSize = Math.max(1, Math.min(this.batchHint, 4096));
+    return s;
+  }
+
+  next(): unknown[] | null {
+    this.iter ??= this.plan.source.scan(this.spec())[Symbol.iterator]();
+    for (;;) {
+      const r = this.iter.next();
+      if (r.done) return null;
+      const b = r.value;
+      if (b.n === 0) continue;
+      this.ctx.charge(b.n);
+      const rows = new Array<ScanRow>(b.n);
+      for (let i = 0; i < b.n; i++) rows[i] = new ScanRow(b.json[i]!, b.ts[i]!, b.project[i] ?? null, b.extra[i] ?? null);
+      return rows;
+    }
+  }
+
+  acc(id: number): Accessor {
+    return this.accessors.get(id) ?? missingColumn(id, `scan of ${this.plan.source.def.name}`);
+  }
+
+  raw(scanId: number): ((row: unknown) => ScanRow) | null {
+    return scanId === this.plan.scanId ? (r) => r as ScanRow : null;
+  }
+}

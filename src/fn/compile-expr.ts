@@ -1,0 +1,217 @@
+// Compiles a bound expression to a closure over a row. Columns and subqueries are supplied by
+// the caller's environment, so the planner (constant folding) and the executor share one evaluator.
+
+import '../fn/index.ts';
+import { RingqlError } from '../core/errors.ts';
+import { castValue } from './cast.ts';
+import { compareValues, sqlEquals, type Value } from '../exec/values.ts';
+import type { BExpr } from '../plan/bound.ts';
+import type { Kernel } from './registry.ts';
+
+export type Accessor = (row: unknown) => Value;
+
+export interface CompileEnv {
+  col(id: number): Accessor;
+  /** Compiles a subquery expression (`scalar`, `exists`, `in`, `array`) over the same row type. */
+  subquery(e: Extract<BExpr, { k: 'subquery' }>, arg: Accessor | null): Accessor;
+}
+
+export function compileExpr(e: BExpr, env: CompileEnv): Accessor {
+  switch (e.k) {
+    case 'const': {
+      const v = e.value;
+      return () => v;
+    }
+    case 'col':
+      return env.col(e.id);
+    case 'field': {
+      const base = compileExpr(e.base, env);
+      const name = e.name;
+      return (r) => readField(base(r), name);
+    }
+    case 'call':
+      return compileCall(e, env);
+    case 'and': {
+      const parts = e.args.map((a) => compileExpr(a, env));
+      if (parts.length === 2) {
+        const [a, b] = parts as [Accessor, Accessor];
+        return (r) => {
+          const x = a(r);
+          if (x === false) return false;
+          const y = b(r);
+          if (y === false) return false;
+          return x === true && y === true ? true : null;
+        };
+      }
+      return (r) => {
+        let unknown = false;
+        for (const p of parts) {
+          const v = p(r);
+          if (v === false) return false;
+          if (v !== true) unknown = true;
+        }
+        return unknown ? null : true;
+      };
+    }
+    case 'or': {
+      const parts = e.args.map((a) => compileExpr(a, env));
+      return (r) => {
+        let unknown = false;
+        for (const p of parts) {
+          const v = p(r);
+          if (v === true) return true;
+          if (v !== false) unknown = true;
+        }
+        return unknown ? null : false;
+      };
+    }
+    case 'not': {
+      const a = compileExpr(e.arg, env);
+      return (r) => { const v = a(r); return v === null || typeof v !== 'boolean' ? null : !v; };
+    }
+    case 'case': {
+      const whens = e.whens.map((w) => [compileExpr(w.when, env), compileExpr(w.then, env)] as const);
+      const els = compileExpr(e.else, env);
+      return (r) => {
+        for (const [w, t] of whens) if (w(r) === true) return t(r);
+        return els(r);
+      };
+    }
+    case 'cast': {
+      const a = compileExpr(e.arg, env);
+      const from = e.arg.type, to = e.to, safe = e.safe;
+      if (from === to && to !== 'ANY') return a;
+      return (r) => castValue(a(r), from, to, safe);
+    }
+    case 'in': {
+      const a = compileExpr(e.arg, env);
+      const list = e.list.map((x) => compileExpr(x, env));
+      const not = e.not;
+      return (r) => {
+        const v = a(r);
+        if (v === null) return null;
+        let unknown = false;
+        for (const l of list) {
+          const eq = sqlEquals(v, l(r));
+          if (eq === true) return !not;
+          if (eq === null) unknown = true;
+        }
+        return unknown ? null : not;
+      };
+    }
+    case 'inArray': {
+      const a = compileExpr(e.arg, env);
+      const arr = compileExpr(e.array, env);
+      const not = e.not;
+      return (r) => {
+        const v = a(r), xs = arr(r);
+        if (v === null || !Array.isArray(xs)) return xs === null || (Array.isArray(xs) && xs.length === 0) ? (xs === null ? null : not) : null;
+        let unknown = false;
+        for (const x of xs) {
+          const eq = sqlEquals(v, x);
+          if (eq === true) return !not;
+          if (eq === null) unknown = true;
+        }
+        return unknown ? null : not;
+      };
+    }
+    case 'subquery':
+      return env.subquery(e, e.arg ? compileExpr(e.arg, env) : null);
+    case 'subscript': {
+      const base = compileExpr(e.base, env);
+      const idx = compileExpr(e.index, env);
+      const mode = e.mode;
+      return (r) => subscript(base(r), idx(r), mode);
+    }
+    case 'array': {
+      const els = e.elements.map((x) => compileExpr(x, env));
+      return (r) => els.map((x) => x(r));
+    }
+    case 'struct': {
+      const fs = e.fields.map((f) => [f.name, compileExpr(f.expr, env)] as const);
+      return (r) => {
+        const o: Record<string, Value> = {};
+        for (const [n, f] of fs) o[n] = f(r);
+        return o;
+      };
+    }
+    case 'agg':
+      throw new Error('aggregate reached the expression compiler; the binder should have replaced it');
+  }
+}
+
+/** Field of a STRUCT value; NULL for a missing field or a value that is not a struct. */
+export function readField(v: Value, name: string): Value {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return null;
+  const x = (v as Record<string, Value>)[name];
+  return x === undefined ? null : x;
+}
+
+function subscript(base: Value, idx: Value, mode: 'offset' | 'safe_offset' | 'ordinal' | 'safe_ordinal'): Value {
+  if (base === null || idx === null) return null;
+  if (typeof idx !== 'number') return null;
+  const i = mode === 'ordinal' || mode === 'safe_ordinal' ? idx - 1 : idx;
+  const safe = mode === 'safe_offset' || mode === 'safe_ordinal';
+  if (Array.isArray(base)) {
+    if (i >= 0 && i < base.length) return base[i] ?? null;
+    if (safe) return null;
+    throw new RingqlError('query_error', `Array index ${idx} is out of bounds (array length ${base.length}); use SAFE_OFFSET to get NULL instead`);
+  }
+  if (typeof base === 'object') {
+    const vals = Object.values(base as Record<string, Value>);
+    if (i >= 0 && i < vals.length) return vals[i] ?? null;
+    if (safe) return null;
+    throw new RingqlError('query_error', `Field index ${idx} is out of bounds (struct has ${vals.length} fields)`);
+  }
+  return null;
+}
+
+/** The kernel specialised for constant arguments; under SAFE. a specialisation error is left to the row (→ NULL). */
+function specialized(e: Extract<BExpr, { k: 'call' }>, consts: (Value | undefined)[]): Kernel | null {
+  if (!e.fn.specialize || !e.args.slice(1).some((a) => a.k === 'const')) return null;
+  try {
+    return e.fn.specialize(consts);
+  } catch (err) {
+    if (e.safe && err instanceof RingqlError && err.code === 'query_error') return null;
+    throw err;
+  }
+}
+
+function compileCall(e: Extract<BExpr, { k: 'call' }>, env: CompileEnv): Accessor {
+  const args = e.args.map((a) => compileExpr(a, env));
+  const consts = e.args.map((a) => (a.k === 'const' ? a.value : undefined));
+  const kernel: Kernel = specialized(e, consts) ?? e.fn.kernel;
+  const strict = e.fn.strict;
+  let f: Accessor;
+  if (args.length === 1) {
+    const [a] = args as [Accessor];
+    f = strict ? (r) => { const x = a(r); return x === null ? null : kernel(x); } : (r) => kernel(a(r));
+  } else if (args.length === 2) {
+    const [a, b] = args as [Accessor, Accessor];
+    f = strict
+      ? (r) => { const x = a(r); if (x === null) return null; const y = b(r); return y === null ? null : kernel(x, y); }
+      : (r) => kernel(a(r), b(r));
+  } else {
+    f = (r) => {
+      const vals = new Array<Value>(args.length);
+      for (let i = 0; i < args.length; i++) {
+        const v = args[i]!(r);
+        if (strict && v === null) return null;
+        vals[i] = v;
+      }
+      return kernel(...vals);
+    };
+  }
+  if (!e.safe) return f;
+  return (r) => {
+    try {
+      return f(r);
+    } catch (err) {
+      if (err instanceof RingqlError && err.code === 'query_error') return null;
+      throw err;
+    }
+  };
+}
+
+/** Comparison used by ORDER BY-free code paths (exported for the aggregate MIN/MAX shortcuts). */
+export { compareValues };

@@ -1,0 +1,10 @@
+// Loads the whole function library so the registry is complete before any query is bound.
+
+import './operators.ts';
+import './scalar-string.ts';
+import './scalar-time.ts';
+import './scalar-misc.ts';
+import './aggregates.ts';
+
+export { scalarFunction, aggregateFunction } from './registry.ts';
+export type { FnDef, AggDef, Kernel, Accumulator } from './registry.ts';

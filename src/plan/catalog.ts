@@ -1,0 +1,27 @@
+// What the binder needs to know about a source (its name, columns and their types) and how the
+// executor scans it. Implemented over the store by src/endpoints/catalog-from-store.ts.
+
+import type { SourceDef, ScanSpec, ScanBatch } from '../store/types.ts';
+import type { SqlType } from './types.ts';
+
+export interface SourceHandle {
+  readonly def: SourceDef;
+  /** Top-level columns known for the source (the fixed four, `project` where it is top level, every key seen). */
+  columns(): string[];
+  /** Static type of a top-level column. */
+  columnType(name: string): SqlType;
+  scan(spec: ScanSpec): Iterable<ScanBatch>;
+  /** Dictionary of a hot column (see ScanSpec.hot). */
+  hotDict?(key: string): readonly unknown[];
+  readonly hotKeys?: readonly string[];
+  /** Sequence number of the newest stored event (incremental aggregates). */
+  lastSeq(): number;
+  /** Events older than this (µs) are evicted. */
+  watermark(): number;
+}
+
+export interface Catalog {
+  /** Looks a source up by its exact name (case-sensitive, as BigQuery table names are). */
+  source(name: string): SourceHandle | undefined;
+  sourceNames(): string[];
+}

@@ -1,0 +1,138 @@
+// Rewrite rules over the logical plan: push `project = const` and timestamp ranges into the scans
+// they restrict, satisfy ORDER BY timestamp from the scan's own order, and let scans feeding
+// order-insensitive operators (aggregates, sorts) run in whatever order is fastest.
+
+import type { BExpr, Plan, ScanPlan } from './bound.ts';
+import { andAll, conjuncts, originOf } from './expr-util.ts';
+import { children } from './explain.ts';
+
+export function optimize(plan: Plan): Plan {
+  const p = pushFilters(plan);
+  const q = eliminateSorts(p);
+  relaxScanOrder(q, true);
+  return q;
+}
+
+// ─── filter pushdown ──────────────────────────────────────────────────────────────────────
+
+type Pushable = { scan: ScanPlan; apply: () => void };
+
+const FLIP: Record<string, string> = { '$<': '$>', '$<=': '$>=', '$>': '$<', '$>=': '$<=', '$=': '$=' };
+
+function recognise(c: BExpr): Pushable | null {
+  if (c.k !== 'call' || c.args.length !== 2 || !(c.fn.name in FLIP)) return null;
+  let [a, b] = c.args as [BExpr, BExpr];
+  let op = c.fn.name;
+  if (a.k === 'const') { [a, b] = [b, a]; op = FLIP[op]!; }
+  if (b.k !== 'const') return null;
+  const o = originOf(a);
+  if (!o || o.element) return null;
+  const scan = o.scan;
+  const v = b.value;
+  if (o.path.length === 1 && o.path[0] === 'timestamp' && typeof v === 'number' && b.type === 'TIMESTAMP') {
+    return { scan, apply: () => tightenTime(scan, op, v) };
+  }
+  if (op === '$=' && typeof v === 'string' && samePath(o.path, scan.source.def.projectPath)) {
+    return {
+      scan,
+      apply: () => {
+        // Two different project equalities can never both hold: an impossible project matches nothing.
+        scan.project = scan.project === undefined || scan.project === v ? v : '\u0000no-project';
+      },
+    };
+  }
+  return null;
+}
+
+function samePath(a: string[], b: string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+function tightenTime(s: ScanPlan, op: string, v: number): void {
+  const lower = (t: number, inc: boolean) => {
+    if (s.minTs === undefined || t > s.minTs || (t === s.minTs && !inc)) { s.minTs = t; s.minInclusive = inc; }
+  };
+  const upper = (t: number, inc: boolean) => {
+    if (s.maxTs === undefined || t < s.maxTs || (t === s.maxTs && !inc)) { s.maxTs = t; s.maxInclusive = inc; }
+  };
+  if (op === '$>') lower(v, false);
+  else if (op === '$>=') lower(v, true);
+  else if (op === '$<') upper(v, false);
+  else if (op === '$<=') upper(v, true);
+  else if (op === '$=') { lower(v, true); upper(v, true); }
+}
+
+/**
+ * Whether `target` is reached from `p` only through operators a filter on its columns commutes
+ * with (filters, projections, unnests, sorts, distinct, and the non-nullable side of joins).
+ */
+function reachable(p: Plan, target: ScanPlan): boolean {
+  if (p === target) return true;
+  switch (p.k) {
+    case 'filter': case 'project': case 'unnest': case 'sort': case 'distinct':
+      return reachable(p.input, target);
+    case 'join':
+      return ((p.type !== 'right' && p.type !== 'full') && reachable(p.left, target)) ||
+        ((p.type !== 'left' && p.type !== 'full') && reachable(p.right, target));
+    default:
+      return false;
+  }
+}
+
+function pushFilters(p: Plan): Plan {
+  const rebuilt = mapInputs(p, pushFilters);
+  if (rebuilt.k !== 'filter') return rebuilt;
+  const keep: BExpr[] = [];
+  for (const c of conjuncts(rebuilt.pred)) {
+    const r = recognise(c);
+    if (r && reachable(rebuilt.input, r.scan)) r.apply();
+    else keep.push(c);
+  }
+  const pred = andAll(keep);
+  return pred ? { ...rebuilt, pred } : rebuilt.input;
+}
+
+// ─── ORDER BY timestamp from the scan ───────────────────────────────────────────────────────
+
+function orderPreservingPath(p: Plan, target: ScanPlan): boolean {
+  if (p === target) return true;
+  if (p.k === 'filter' || p.k === 'project' || p.k === 'unnest') return orderPreservingPath(p.input, target);
+  return false;
+}
+
+function eliminateSorts(p: Plan): Plan {
+  const rebuilt = mapInputs(p, eliminateSorts);
+  if (rebuilt.k !== 'sort' || rebuilt.keys.length !== 1) return rebuilt;
+  const key = rebuilt.keys[0]!;
+  const o = originOf(key.expr);
+  if (!o || o.element || o.path.length !== 1 || o.path[0] !== 'timestamp') return rebuilt;
+  if (!orderPreservingPath(rebuilt.input, o.scan)) return rebuilt;
+  o.scan.order = key.desc ? 'desc' : 'asc';
+  markOrdered(o.scan);
+  return rebuilt.input;
+}
+
+const orderedScans = new WeakSet<ScanPlan>();
+function markOrdered(s: ScanPlan): void {
+  orderedScans.add(s);
+}
+
+/** Scans whose order no consumer observes may run in storage order ('any'). */
+function relaxScanOrder(p: Plan, orderMatters: boolean): void {
+  if (p.k === 'scan') {
+    if (!orderMatters && !orderedScans.has(p)) p.order = 'any';
+    return;
+  }
+  const insensitive = p.k === 'aggregate' || p.k === 'sort' || (p.k === 'setop' && !p.all);
+  for (const c of children(p)) relaxScanOrder(c, orderMatters && !insensitive);
+}
+
+/** Rebuilds a node with its inputs mapped (scans are shared objects and kept as they are). */
+function mapInputs(p: Plan, f: (c: Plan) => Plan): Plan {
+  switch (p.k) {
+    case 'scan': case 'values': case 'rows': return p;
+    case 'join': return { ...p, left: f(p.left), right: f(p.right) };
+    case 'setop': return { ...p, inputs: p.inputs.map(f) };
+    default: return { ...p, input: f(p.input) } as Plan;
+  }
+}

@@ -1,0 +1,69 @@
+// Name scopes of the binder: CTE scopes (case-insensitive, nested WITH shadows outer) and FROM
+// scopes of range variables (tables, CTE/subquery aliases, unnest aliases), as BigQuery resolves them.
+
+import type { Cte } from '../sql/ast.ts';
+import type { ColInfo } from './bound.ts';
+
+export interface CteEntry {
+  cte: Cte;
+  /** Scope the CTE was defined in: its body sees only CTEs defined before it. */
+  scope: CteScope | null;
+  /** Defined by the saved query (may read sources) rather than by a sandboxed consumer. */
+  trusted: boolean;
+}
+
+export class CteScope {
+  private readonly entries = new Map<string, CteEntry>();
+  constructor(readonly parent: CteScope | null) {}
+  define(name: string, entry: CteEntry): void {
+    this.entries.set(name.toLowerCase(), entry);
+  }
+  has(name: string): boolean {
+    return this.entries.has(name.toLowerCase());
+  }
+  lookup(name: string): CteEntry | undefined {
+    return this.entries.get(name.toLowerCase()) ?? this.parent?.lookup(name);
+  }
+  /** Every CTE name visible here, innermost first (for error messages). */
+  names(): string[] {
+    const out = [...this.entries.values()].map((e) => e.cte.name);
+    return this.parent ? [...out, ...this.parent.names().filter((n) => !out.some((o) => o.toLowerCase() === n.toLowerCase()))] : out;
+  }
+}
+
+/** A name usable in expressions: a table-like relation (columns) or a value (an unnest element). */
+export interface RangeVar {
+  /** Names it answers to, lower-cased (an implicit alias may have two: the full path and its last part). */
+  names: string[];
+  display: string;
+  kind: 'table' | 'value';
+  cols: ColInfo[];
+  /** Columns hidden from unqualified lookup (the right side of JOIN USING). */
+  hidden?: Set<number>;
+}
+
+export class FromScope {
+  readonly vars: RangeVar[] = [];
+  constructor(readonly parent: FromScope | null) {}
+  add(v: RangeVar): void {
+    this.vars.push(v);
+  }
+  findVar(name: string): RangeVar | undefined {
+    const l = name.toLowerCase();
+    for (let i = this.vars.length - 1; i >= 0; i--) if (this.vars[i]!.names.includes(l)) return this.vars[i];
+    return undefined;
+  }
+  /** Table range variables that have a column of this name. */
+  findColumn(name: string): { v: RangeVar; col: ColInfo }[] {
+    const l = name.toLowerCase();
+    const out: { v: RangeVar; col: ColInfo }[] = [];
+    for (const v of this.vars) {
+      if (v.kind !== 'table') continue;
+      for (const c of v.cols) if (c.name.toLowerCase() === l && !v.hidden?.has(c.id)) { out.push({ v, col: c }); break; }
+    }
+    return out;
+  }
+  allCols(): ColInfo[] {
+    return this.vars.flatMap((v) => v.cols.filter((c) => !v.hidden?.has(c.id)));
+  }
+}

@@ -1,0 +1,4 @@
+-- endpoint logs.all
+-- param project=beta
+-- param iso_timestamp_start=2025-01-15T08:00:00Z
+-- param iso_timestamp_end=2025-01-15T10:00:00.5Z

@@ -1,0 +1,2 @@
+-- endpoint logs.all
+-- param project=alpha

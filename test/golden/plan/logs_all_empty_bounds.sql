@@ -1,0 +1,4 @@
+-- endpoint logs.all
+-- param project=alpha
+-- param iso_timestamp_start=
+-- param iso_timestamp_end=

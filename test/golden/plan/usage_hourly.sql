@@ -1,0 +1,3 @@
+-- endpoint usage.api-counts
+-- param interval=hourly
+-- param project=alpha

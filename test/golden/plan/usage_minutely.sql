@@ -1,0 +1,3 @@
+-- endpoint usage.api-counts
+-- param interval=minutely
+-- param project=^https://(alpha|beta)\\.
