@@ -16,6 +16,8 @@ export interface ParamRule {
   name: string;
   required?: boolean;
   allowed?: string[];
+  /** Checked before the query runs: `timestamp` must parse as one, `regex` must compile (RE2). */
+  type?: 'string' | 'timestamp' | 'regex';
 }
 
 /** An endpoint as listed and returned by the management API. */

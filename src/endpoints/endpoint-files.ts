@@ -1,0 +1,69 @@
+// Endpoint definitions on disk: the built-ins under data/endpoints (a .json of settings beside a
+// .sql file each) and created endpoints in RINGQL_STATE_DIR/endpoints, written atomically.
+
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, existsSync, fsyncSync, openSync, closeSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { applyInput, type EndpointDef } from './definition.ts';
+import type { EndpointInput } from './service-types.ts';
+
+export const BUILTIN_DIR = fileURLToPath(new URL('../../data/endpoints/', import.meta.url));
+
+/** Reads the built-in endpoints: `<name>.json` (id and settings) + `<name>.sql`. */
+export function loadBuiltins(dir = BUILTIN_DIR): { def: EndpointDef; file: string }[] {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => {
+      const file = join(dir, f.replace(/\.json$/, '.sql'));
+      const meta = JSON.parse(readFileSync(join(dir, f), 'utf8')) as EndpointInput & { id: string };
+      const query = readFileSync(file, 'utf8');
+      const def = applyInput(null, { ...meta, query }, () => meta.id);
+      def.builtin = true;
+      return { def, file };
+    });
+}
+
+function endpointsDir(stateDir: string): string {
+  return join(stateDir, 'endpoints');
+}
+
+/** Reads every stored endpoint; a file that cannot be read is reported with its path. */
+export function loadStored(stateDir: string): { def: EndpointDef; file: string }[] {
+  const dir = endpointsDir(stateDir);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => {
+      const file = join(dir, f);
+      try {
+        const raw = JSON.parse(readFileSync(file, 'utf8')) as EndpointDef;
+        const def = applyInput(null, {
+          name: raw.name, query: raw.query, description: raw.description, max_limit: raw.max_limit,
+          cache_duration_seconds: raw.cache_duration_seconds, proactive_requerying_seconds: raw.proactive_requerying_seconds,
+          sandboxable: raw.sandboxable, redact_pii: raw.redact_pii, params: raw.params,
+        }, () => raw.id);
+        return { def, file };
+      } catch (err) {
+        throw new Error(`Cannot load stored endpoint ${file}: ${(err as Error).message}`);
+      }
+    });
+}
+
+/** Writes one endpoint atomically (temp file, fsync, rename), named by its UUID. */
+export function saveStored(stateDir: string, def: EndpointDef): void {
+  const dir = endpointsDir(stateDir);
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${def.id}.json`);
+  const tmp = `${file}.${process.pid}.tmp`;
+  const { builtin: _b, ...rest } = def;
+  writeFileSync(tmp, JSON.stringify(rest, null, 2) + '\n');
+  const fd = openSync(tmp, 'r');
+  try { fsyncSync(fd); } finally { closeSync(fd); }
+  renameSync(tmp, file);
+}
+
+export function deleteStored(stateDir: string, id: string): void {
+  rmSync(join(endpointsDir(stateDir), `${id}.json`), { force: true });
+}

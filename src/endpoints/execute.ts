@@ -1,0 +1,113 @@
+// Runs one request against a prepared endpoint: checks parameters before anything runs, splices a
+// consumer `sql`/`lql` query into the saved WITH list (sandbox), plans, executes, redacts.
+
+import { RingqlError } from '../core/errors.ts';
+import { parseTimestamp } from '../core/time.ts';
+import { parseSql } from '../sql/parse.ts';
+import type { Query } from '../sql/ast.ts';
+import { compileLql } from '../lql/compile.ts';
+import { compileRegex } from '../exec/regex.ts';
+import { Binder } from '../plan/binder.ts';
+import { optimize } from '../plan/rules.ts';
+import type { Plan } from '../plan/bound.ts';
+import type { Catalog } from '../plan/catalog.ts';
+import { runToJson } from '../exec/run.ts';
+import type { Budget } from '../exec/context.ts';
+import { redactJsonText } from '../redact/redact-json.ts';
+import type { PreparedEndpoint } from './prepare.ts';
+
+/** The request values that decide an answer: declared parameter values and the consumer query. */
+export interface ResolvedRequest {
+  /** Declared parameters by their declared name; absent or empty optional ones are null. */
+  values: Map<string, string | null>;
+  consumer: { kind: 'sql' | 'lql'; text: string } | null;
+}
+
+/** Validates parameters against the endpoint's rules (required, allowed values, type). */
+export function resolveRequest(prep: PreparedEndpoint, raw: ReadonlyMap<string, string>): ResolvedRequest {
+  const lower = new Map<string, string>();
+  for (const [k, v] of raw) if (!lower.has(k.toLowerCase())) lower.set(k.toLowerCase(), v);
+  const values = new Map<string, string | null>();
+  for (const rule of prep.params) {
+    const v = lower.get(rule.name.toLowerCase());
+    if (v === undefined || v === '') {
+      if (rule.required) {
+        throw new RingqlError('missing_parameter', `Parameter "${rule.name}" is required by endpoint ${prep.def.name}${v === '' ? ' and must not be empty' : ''}`, { param: rule.name, ...(rule.allowed ? { allowed: rule.allowed } : {}) });
+      }
+      values.set(rule.name, v === '' ? '' : null);
+      continue;
+    }
+    if (rule.allowed && !rule.allowed.includes(v)) {
+      throw new RingqlError('invalid_parameter', `Parameter "${rule.name}" must be one of ${rule.allowed.join(', ')}; got "${v.length > 100 ? v.slice(0, 100) + '…' : v}"`, { param: rule.name, allowed: rule.allowed });
+    }
+    if (rule.type === 'timestamp' && parseTimestamp(v) === null) {
+      throw new RingqlError('invalid_parameter', `Parameter "${rule.name}" must be an ISO 8601 timestamp such as 2024-01-15T05:00:00Z; got "${v.slice(0, 100)}"`, { param: rule.name });
+    }
+    if (rule.type === 'regex') {
+      try {
+        compileRegex(v);
+      } catch (err) {
+        if (err instanceof RingqlError) throw new RingqlError('invalid_parameter', `Parameter "${rule.name}": ${err.message}`, { param: rule.name });
+        throw err;
+      }
+    }
+    values.set(rule.name, v);
+  }
+  const sql = lower.get('sql');
+  const lql = lower.get('lql');
+  let consumer: ResolvedRequest['consumer'] = null;
+  if (sql) consumer = { kind: 'sql', text: sql };
+  else if (lql) consumer = { kind: 'lql', text: lql };
+  if (consumer && !prep.def.sandboxable) {
+    throw new RingqlError('sandbox_disabled', `Endpoint ${prep.def.name} is not sandboxable: the ${consumer.kind} parameter is not accepted`, { param: consumer.kind });
+  }
+  return { values, consumer };
+}
+
+/** Parses a consumer `sql` value: exactly one SELECT statement. */
+export function parseConsumerSql(text: string): Query {
+  const stmts = parseSql(text);
+  if (stmts.length === 0) throw new RingqlError('syntax_error', 'The sql parameter holds no statement', { line: 1, column: 1 });
+  for (const s of stmts) {
+    if (s.kind !== 'query') {
+      throw new RingqlError('sandbox_violation', `Only SELECT queries allowed; found ${s.verb}`, { ...(s.pos ? { line: s.pos.line, column: s.pos.column } : {}) });
+    }
+  }
+  if (stmts.length > 1) throw new RingqlError('sandbox_violation', `Only singular query allowed; found ${stmts.length} statements`);
+  return stmts[0] as Query;
+}
+
+export function planRequest(prep: PreparedEndpoint, req: ResolvedRequest, catalog: Catalog, nowUs: number): Plan {
+  const binder = new Binder({ catalog, params: req.values, declaredParams: prep.paramNames, nowUs });
+  let plan: Plan;
+  if (!req.consumer) plan = binder.bindTop(prep.query);
+  else {
+    const consumer = req.consumer.kind === 'sql' ? parseConsumerSql(req.consumer.text) : compileLql(req.consumer.text, prep.ctes);
+    plan = binder.bindSandboxed(prep.query, consumer);
+  }
+  return optimize(plan);
+}
+
+export interface ExecuteResult {
+  body: string;
+  rowCount: number;
+  truncated: boolean;
+  timings: { name: string; ms: number }[];
+}
+
+export function executeRequest(prep: PreparedEndpoint, req: ResolvedRequest, redact: boolean, catalog: Catalog, nowUs: number, budget: Budget): ExecuteResult {
+  const t0 = performance.now();
+  const plan = planRequest(prep, req, catalog, nowUs);
+  return executePlan(plan, prep, redact, budget, performance.now() - t0);
+}
+
+/** Executes an already planned request: rows capped at max_limit, redacted when asked. */
+export function executePlan(plan: Plan, prep: PreparedEndpoint, redact: boolean, budget: Budget, planMs: number): ExecuteResult {
+  const t1 = performance.now();
+  const r = runToJson(plan, { maxRows: prep.def.max_limit, budget });
+  const t2 = performance.now();
+  const body = redact ? redactJsonText(r.body) : r.body;
+  const timings = [{ name: 'plan', ms: planMs }, { name: 'exec', ms: t2 - t1 }];
+  if (redact) timings.push({ name: 'redact', ms: performance.now() - t2 });
+  return { body, rowCount: r.rowCount, truncated: r.truncated, timings };
+}

@@ -1,0 +1,187 @@
+// The QueryService the HTTP layer and the CLI use: endpoints prepared once (built-ins from data/,
+// created ones from the state directory), requests run through the result cache, ingest into
+// the store, management with validation and atomic persistence.
+
+import { randomUUID } from 'node:crypto';
+import { RingqlError } from '../core/errors.ts';
+import { nowMicros } from '../core/time.ts';
+import type { Store } from '../store/store.ts';
+import type { Catalog } from '../plan/catalog.ts';
+import type { Budget } from '../exec/context.ts';
+import { DEFAULT_BUDGET } from '../exec/context.ts';
+import { applyInput, isUuid, type EndpointDef } from './definition.ts';
+import { prepareEndpoint, type PreparedEndpoint } from './prepare.ts';
+import { resolveRequest } from './execute.ts';
+import { catalogFromStore } from './store-catalog.ts';
+import { deleteStored, loadBuiltins, loadStored, saveStored } from './endpoint-files.ts';
+import { ResultCache, type CacheConfig } from '../cache/result-cache.ts';
+import type {
+  EndpointInfo, EndpointInput, IngestResponse, QueryService, RunRequest, RunResponse, SourceInfo,
+} from './service-types.ts';
+import type { SchemaField } from '../store/types.ts';
+
+export interface ServiceOptions {
+  store: Store;
+  /** Where created endpoints are kept; null = in memory only (CLI). */
+  stateDir: string | null;
+  nowMicros?: () => number;
+  budget?: Budget;
+  cache?: Partial<CacheConfig>;
+}
+
+export async function createQueryService(opts: ServiceOptions): Promise<QueryService & EngineService> {
+  const svc = new EngineService(opts);
+  svc.load();
+  return svc;
+}
+
+export class EngineService implements QueryService {
+  readonly catalog: Catalog;
+  readonly now: () => number;
+  private readonly byId = new Map<string, PreparedEndpoint>();
+  private readonly byName = new Map<string, string>();
+  private readonly budget: Budget;
+  readonly cache: ResultCache;
+  private readonly started = Date.now();
+
+  constructor(private readonly opts: ServiceOptions) {
+    this.catalog = catalogFromStore(opts.store);
+    this.now = opts.nowMicros ?? nowMicros;
+    this.budget = opts.budget ?? budgetFromEnv();
+    this.cache = new ResultCache(opts.cache ?? {}, () => this.now());
+  }
+
+  /** Prepares the built-ins and every stored endpoint; any failure stops the start, naming the file. */
+  load(): void {
+    for (const { def, file } of loadBuiltins()) this.install(def, file);
+    if (this.opts.stateDir) for (const { def, file } of loadStored(this.opts.stateDir)) this.install(def, file);
+  }
+
+  private install(def: EndpointDef, file: string): void {
+    let prep: PreparedEndpoint;
+    try {
+      prep = prepareEndpoint(def, this.catalog, this.now());
+    } catch (err) {
+      if (err instanceof RingqlError) {
+        const where = err.details.line ? `${file}:${String(err.details.line)}:${String(err.details.column)}` : file;
+        throw new Error(`Endpoint ${def.name} (${where}) does not prepare: ${err.message}`);
+      }
+      throw err;
+    }
+    if (this.byName.has(def.name.toLowerCase())) throw new Error(`Endpoint name ${def.name} (${file}) is used twice`);
+    this.byId.set(def.id, prep);
+    this.byName.set(def.name.toLowerCase(), def.id);
+  }
+
+  resolve(idOrName: string): PreparedEndpoint {
+    const id = isUuid(idOrName) ? idOrName.toLowerCase() : this.byName.get(idOrName.toLowerCase());
+    const prep = id ? this.byId.get(id) : undefined;
+    if (!prep) throw new RingqlError('endpoint_not_found', `No endpoint with id or name "${idOrName.slice(0, 200)}"`);
+    return prep;
+  }
+
+  async run(req: RunRequest): Promise<RunResponse> {
+    const prep = this.resolve(req.endpoint);
+    const resolved = resolveRequest(prep, req.params);
+    const redact = prep.def.redact_pii || req.redactHeader;
+    return this.cache.run(prep, resolved, redact, { catalog: this.catalog, budget: this.budget });
+  }
+
+  ingest(source: string, events: unknown[]): IngestResponse {
+    const s = this.opts.store.source(source);
+    if (!s) throw new RingqlError('source_not_found', `No source named or with id "${source.slice(0, 200)}"; sources: ${this.opts.store.sources().map((x) => x.def.name).join(', ')}`);
+    if (!Array.isArray(events) || events.length === 0) throw new RingqlError('invalid_events', 'The batch is empty: send at least one event', { errors: [] });
+    const r = s.ingest(events, this.now());
+    this.cache.onIngest(s.def.name);
+    return { stored: r.stored, dropped: r.dropped };
+  }
+
+  private info(p: PreparedEndpoint): EndpointInfo {
+    const d = p.def;
+    return {
+      id: d.id, token: d.id, name: d.name, description: d.description, query: d.query,
+      max_limit: d.max_limit, cache_duration_seconds: d.cache_duration_seconds,
+      proactive_requerying_seconds: d.proactive_requerying_seconds, sandboxable: d.sandboxable, redact_pii: d.redact_pii,
+      params: p.params, builtin: d.builtin,
+    };
+  }
+
+  listEndpoints(): EndpointInfo[] {
+    return [...this.byId.values()].map((p) => this.info(p));
+  }
+
+  getEndpoint(idOrName: string): EndpointInfo {
+    return this.info(this.resolve(idOrName));
+  }
+
+  async createEndpoint(input: EndpointInput): Promise<EndpointInfo> {
+    const def = applyInput(null, input, () => randomUUID());
+    if (this.byName.has(def.name.toLowerCase())) throw new RingqlError('name_taken', `An endpoint named ${def.name} exists already`, { name: def.name });
+    const prep = prepareEndpoint(def, this.catalog, this.now());
+    if (this.opts.stateDir) saveStored(this.opts.stateDir, def);
+    this.byId.set(def.id, prep);
+    this.byName.set(def.name.toLowerCase(), def.id);
+    return this.info(prep);
+  }
+
+  async updateEndpoint(idOrName: string, input: EndpointInput): Promise<EndpointInfo> {
+    const old = this.resolve(idOrName);
+    if (old.def.builtin) throw new RingqlError('builtin_readonly', `${old.def.name} is built in and cannot be changed; create a new endpoint instead`);
+    const def = applyInput(old.def, input, () => old.def.id);
+    const other = this.byName.get(def.name.toLowerCase());
+    if (other && other !== def.id) throw new RingqlError('name_taken', `An endpoint named ${def.name} exists already`, { name: def.name });
+    const prep = prepareEndpoint(def, this.catalog, this.now());
+    if (this.opts.stateDir) saveStored(this.opts.stateDir, def);
+    this.byName.delete(old.def.name.toLowerCase());
+    this.byId.set(def.id, prep);
+    this.byName.set(def.name.toLowerCase(), def.id);
+    this.cache.dropEndpoint(def.id);
+    return this.info(prep);
+  }
+
+  async deleteEndpoint(idOrName: string): Promise<void> {
+    const old = this.resolve(idOrName);
+    if (old.def.builtin) throw new RingqlError('builtin_readonly', `${old.def.name} is built in and cannot be deleted`);
+    if (this.opts.stateDir) deleteStored(this.opts.stateDir, old.def.id);
+    this.byId.delete(old.def.id);
+    this.byName.delete(old.def.name.toLowerCase());
+    this.cache.dropEndpoint(old.def.id);
+  }
+
+  sources(): SourceInfo[] {
+    return this.opts.store.sources().map((s) => ({
+      id: s.def.id, name: s.def.name, rows: s.rowCount, min_timestamp: s.minTs, max_timestamp: s.maxTs, evicted: s.evicted,
+    }));
+  }
+
+  schema(sourceNameOrId: string): SchemaField[] {
+    const s = this.opts.store.source(sourceNameOrId);
+    if (!s) throw new RingqlError('source_not_found', `No source named or with id "${sourceNameOrId.slice(0, 200)}"`);
+    return s.schema();
+  }
+
+  health(): Record<string, unknown> {
+    const mem = process.memoryUsage();
+    return {
+      uptime_seconds: Math.round((Date.now() - this.started) / 1000),
+      rows: Object.fromEntries(this.opts.store.sources().map((s) => [s.def.name, s.rowCount])),
+      memory: { rss: mem.rss, heap_used: mem.heapUsed, external: mem.external },
+      cache: this.cache.stats(),
+    };
+  }
+
+  close(): void {
+    this.cache.close();
+  }
+}
+
+function budgetFromEnv(env = process.env): Budget {
+  const num = (name: string, def: number): number => {
+    const v = env[name];
+    if (v === undefined || v === '') return def;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer, got "${v}"`);
+    return n;
+  };
+  return { timeoutMs: num('RINGQL_QUERY_TIMEOUT_MS', DEFAULT_BUDGET.timeoutMs), maxRows: num('RINGQL_QUERY_MAX_ROWS', DEFAULT_BUDGET.maxRows) };
+}

@@ -1,0 +1,38 @@
+// The planner's Catalog over the in-memory Store: source names, their top-level columns with
+// static types (the fixed four plus every key seen), and scans.
+
+import type { Catalog, SourceHandle } from '../plan/catalog.ts';
+import type { SqlType } from '../plan/types.ts';
+import type { Store } from '../store/store.ts';
+import type { SourceStore } from '../store/source-store.ts';
+
+const FIXED: Record<string, SqlType> = { id: 'STRING', timestamp: 'TIMESTAMP', event_message: 'STRING', metadata: 'ARRAY' };
+
+function handle(s: SourceStore): SourceHandle {
+  return {
+    def: s.def,
+    columns: () => [...s.topLevelColumns()],
+    columnType(name: string): SqlType {
+      const fixed = FIXED[name];
+      if (fixed) return fixed;
+      if (name === 'project' && s.def.projectPath.length === 1) return 'STRING';
+      const f = s.schema().find((x) => x.path.length === 1 && x.path[0] === name);
+      if (!f) return 'ANY';
+      if (f.mode === 'REPEATED' || f.type === 'RECORD') return 'ARRAY';
+      return f.type === 'JSON' ? 'ANY' : f.type;
+    },
+    scan: (spec) => s.scan(spec),
+    hotKeys: s.hotKeys,
+    hotDict: (key) => s.hotDict(key),
+    lastSeq: () => s.lastSeq(),
+    watermark: () => s.watermark(),
+  };
+}
+
+export function catalogFromStore(store: Store): Catalog {
+  const handles = new Map(store.sources().map((s) => [s.def.name, handle(s)]));
+  return {
+    source: (name) => handles.get(name),
+    sourceNames: () => [...handles.keys()],
+  };
+}
