@@ -1,0 +1,242 @@
+// The precomputed bucket cache: for a plan whose core is a time-bucket aggregation over one
+// source (TIMESTAMP_TRUNC(ts, MINUTE|HOUR|DAY) key; COUNT/COUNTIF of row-wise expressions),
+// keep per-minute partial aggregates, fold in only events ingested since the last request (late
+// ones included), follow evictions, and answer from the partials: the cost of a warm answer is
+// the new events plus the buckets, and the answer equals the query's at that instant.
+
+import { truncTimestamp } from '../core/time.ts';
+import { aggregateFunction, scalarFunction } from '../fn/index.ts';
+import type { BExpr, ColInfo, Plan, ScanPlan } from '../plan/bound.ts';
+import { explainPlan } from '../plan/explain.ts';
+import { originOf, someNode } from '../plan/expr-util.ts';
+import { buildOperator } from '../exec/build.ts';
+import { ExecContext, type Budget } from '../exec/context.ts';
+import type { Value } from '../exec/values.ts';
+
+const MINUTE = 60_000_000;
+const UNITS = new Set(['MINUTE', 'HOUR', 'DAY']);
+// Counts add up exactly across minutes; SUM is left out because an all-NULL SUM is NULL, not 0.
+const DECOMPOSABLE = new Set(['COUNT', 'COUNTIF']);
+
+type AggregatePlan = Extract<Plan, { k: 'aggregate' }>;
+
+export interface BucketShape {
+  agg: AggregatePlan;
+  scan: ScanPlan;
+  unit: string;
+  /** The TIMESTAMP_TRUNC argument (the scan's timestamp column). */
+  ts: BExpr;
+}
+
+/** Finds the time-bucket aggregation the bucket cache can keep, or null (then the plan runs normally). */
+export function findBucketAggregate(plan: Plan): BucketShape | null {
+  if (plan.k === 'aggregate') {
+    const s = shapeOf(plan);
+    if (s) return s;
+  }
+  const kids = plan.k === 'join' ? [plan.left, plan.right] : plan.k === 'setop' ? plan.inputs : 'input' in plan ? [plan.input] : [];
+  for (const k of kids) {
+    const s = findBucketAggregate(k);
+    if (s) return s;
+  }
+  return null;
+}
+
+function shapeOf(agg: AggregatePlan): BucketShape | null {
+  if (agg.keys.length !== 1) return null;
+  const key = agg.keys[0]!;
+  if (key.k !== 'call' || key.fn.name !== 'TIMESTAMP_TRUNC' || key.args.length !== 2) return null;
+  const [ts, unit] = key.args as [BExpr, BExpr];
+  if (unit.k !== 'const' || typeof unit.value !== 'string' || !UNITS.has(unit.value)) return null;
+  const o = originOf(ts);
+  if (!o || o.element || o.path.length !== 1 || o.path[0] !== 'timestamp') return null;
+  for (const a of agg.aggs) {
+    if (a.k !== 'agg' || a.distinct || !DECOMPOSABLE.has(a.agg.name)) return null;
+  }
+  if (!rowWise(agg.input, o.scan)) return null;
+  if (o.scan.afterSeq !== undefined) return null;
+  return { agg, scan: o.scan, unit: unit.value, ts };
+}
+
+/** The input is the scan under filters, unnests and projections only, with no subqueries. */
+function rowWise(p: Plan, scan: ScanPlan): boolean {
+  const noSub = (e: BExpr) => !someNode(e, (x) => x.k === 'subquery');
+  switch (p.k) {
+    case 'scan': return p === scan;
+    case 'filter': return noSub(p.pred) && rowWise(p.input, scan);
+    case 'unnest': return noSub(p.array) && rowWise(p.input, scan);
+    case 'project': return p.exprs.every(noSub) && rowWise(p.input, scan);
+    default: return false;
+  }
+}
+
+/** Copies the row-wise input with its scan replaced. */
+function withScan(p: Plan, scan: ScanPlan, replacement: ScanPlan): Plan {
+  if (p === scan) return replacement;
+  if (p.k === 'filter' || p.k === 'unnest' || p.k === 'project') return { ...p, input: withScan(p.input, scan, replacement) } as Plan;
+  throw new Error('internal: bucket-cache input is not row-wise');
+}
+
+export function replaceNode(p: Plan, target: Plan, replacement: Plan): Plan {
+  if (p === target) return replacement;
+  switch (p.k) {
+    case 'scan': case 'values': case 'rows': return p;
+    case 'join': return { ...p, left: replaceNode(p.left, target, replacement), right: replaceNode(p.right, target, replacement) };
+    case 'setop': return { ...p, inputs: p.inputs.map((x) => replaceNode(x, target, replacement)) };
+    default: return { ...p, input: replaceNode(p.input, target, replacement) } as Plan;
+  }
+}
+
+export interface SourceClock {
+  /** Sequence number of the newest stored event. */
+  lastSeq(): number;
+  /** Rows older than this (µs) are evicted. */
+  watermark(): number;
+}
+
+class BucketState {
+  /** minute start (µs) → [row count, partial of each aggregate]. */
+  readonly minutes = new Map<number, number[]>();
+  lastSeq = -Infinity;
+  floor = -Infinity;
+  watermark = -Infinity;
+  constructor(readonly signature: string) {}
+}
+
+export interface BucketAnswer {
+  plan: Plan;
+  /** The state existed before this request (a warm answer). */
+  warm: boolean;
+}
+
+export class BucketCache {
+  private readonly states = new Map<string, BucketState>();
+  constructor(private readonly maxStates = 256) {}
+
+  get size(): number {
+    return this.states.size;
+  }
+
+  drop(prefix: string): void {
+    for (const k of [...this.states.keys()]) if (k.startsWith(prefix)) this.states.delete(k);
+  }
+
+  /** Brings the state for `key` up to date and returns the plan with its aggregation answered. */
+  answer(key: string, plan: Plan, shape: BucketShape, clock: SourceClock, budget: Budget): BucketAnswer {
+    const { agg, scan, unit } = shape;
+    const signature = signatureOf(shape);
+    let state = this.states.get(key);
+    const warm = !!state && state.signature === signature;
+    if (!state || !warm) {
+      state = new BucketState(signature);
+      if (this.states.size >= this.maxStates) this.states.delete(this.states.keys().next().value as string);
+    } else {
+      this.states.delete(key); // re-insert below: Map order is the LRU order
+    }
+    this.states.set(key, state);
+    const ctx = new ExecContext(budget);
+    this.sync(state, shape, clock, ctx);
+
+    // Minutes strictly inside the window come from the partials; the minute holding the window
+    // start, when the start is not on a minute boundary (or is exclusive), is computed exactly.
+    const minTs = scan.minTs;
+    const buckets = new Map<number, number[]>();
+    const add = (minute: number, parts: number[]) => {
+      const b = truncTimestamp(minute, unit);
+      const acc = buckets.get(b);
+      if (!acc) buckets.set(b, [...parts]);
+      else for (let i = 0; i < parts.length; i++) acc[i]! += parts[i]!;
+    };
+    let firstWhole = -Infinity;
+    if (minTs !== undefined) {
+      const aligned = minTs % MINUTE === 0 && (scan.minInclusive ?? true);
+      const boundary = Math.floor(minTs / MINUTE) * MINUTE;
+      firstWhole = aligned ? boundary : boundary + MINUTE;
+      if (!aligned) {
+        const upper = Math.min(boundary + MINUTE, scan.maxTs ?? Infinity);
+        const exact = this.partials(shape, { ...scan, scanId: scan.scanId, maxTs: upper, maxInclusive: upper === scan.maxTs ? scan.maxInclusive ?? true : false }, ctx);
+        for (const [m, parts] of exact) add(m, parts);
+      }
+    }
+    for (const [m, parts] of state.minutes) if (m >= firstWhole) add(m, parts);
+    const rows: Value[][] = [];
+    for (const [b, parts] of [...buckets.entries()].sort((x, y) => x[0] - y[0])) {
+      if (parts[0]! > 0) rows.push([b, ...parts.slice(1)]);
+    }
+    const replaced = replaceNode(plan, agg, { k: 'rows', rows, cols: agg.cols, note: `bucket-cache ${unit.toLowerCase()} buckets=${rows.length}` });
+    return { plan: replaced, warm };
+  }
+
+  /** Background warming: folds new events into every state without answering. */
+  private sync(state: BucketState, shape: BucketShape, clock: SourceClock, ctx: ExecContext): void {
+    const { scan } = shape;
+    const windowFloor = scan.minTs === undefined ? -Infinity : Math.floor(scan.minTs / MINUTE) * MINUTE;
+    const seq = clock.lastSeq();
+    if (state.lastSeq === -Infinity) {
+      state.floor = windowFloor;
+      const first = this.partials(shape, withBounds(scan, state.floor), ctx);
+      for (const [m, parts] of first) state.minutes.set(m, parts);
+    } else if (seq > state.lastSeq) {
+      const fresh = this.partials(shape, { ...withBounds(scan, state.floor), afterSeq: state.lastSeq }, ctx);
+      for (const [m, parts] of fresh) {
+        const acc = state.minutes.get(m);
+        if (!acc) state.minutes.set(m, parts);
+        else for (let i = 0; i < parts.length; i++) acc[i]! += parts[i]!;
+      }
+    }
+    state.lastSeq = seq;
+    // Evictions: minutes below the store's watermark are gone; the minute it cuts is recomputed.
+    const w = clock.watermark();
+    if (w > state.watermark) {
+      state.watermark = w;
+      const cut = Math.floor(w / MINUTE) * MINUTE;
+      for (const m of [...state.minutes.keys()]) if (m < cut) state.minutes.delete(m);
+      if (w > cut && cut >= state.floor) {
+        state.minutes.delete(cut);
+        const exact = this.partials(shape, { ...withBounds(scan, cut), maxTs: cut + MINUTE, maxInclusive: false }, ctx);
+        for (const [m, parts] of exact) state.minutes.set(m, parts);
+      }
+    }
+    // The window only moves forward: minutes before it are never read again.
+    if (windowFloor > state.floor) {
+      for (const m of [...state.minutes.keys()]) if (m < windowFloor) state.minutes.delete(m);
+      state.floor = windowFloor;
+    }
+  }
+
+  /** Runs the aggregation per minute (plus a row count) over the given scan. */
+  private partials(shape: BucketShape, scan: ScanPlan, ctx: ExecContext): Map<number, number[]> {
+    const { agg, ts } = shape;
+    const trunc = scalarFunction('TIMESTAMP_TRUNC')!;
+    const count = aggregateFunction('COUNT')!;
+    const key: BExpr = { k: 'call', fn: trunc, args: [ts, { k: 'const', value: 'MINUTE', type: 'STRING' }], type: 'TIMESTAMP', safe: false };
+    const aggs: BExpr[] = [{ k: 'agg', agg: count, args: [], distinct: false, star: true, type: 'INT64' }, ...agg.aggs];
+    const cols: ColInfo[] = [key, ...aggs].map((_, i) => ({ id: -1_000_000 - i, name: `$p${i}`, type: 'INT64' }));
+    const input = withScan(agg.input, shape.scan, { ...scan, order: 'any' });
+    const op = buildOperator({ k: 'aggregate', input, keys: [key], aggs, cols }, ctx);
+    const accs = cols.map((c) => op.acc(c.id));
+    const out = new Map<number, number[]>();
+    for (let b = op.next(); b !== null; b = op.next()) {
+      for (const r of b) {
+        const m = accs[0]!(r) as number;
+        out.set(m, accs.slice(1).map((a) => (a(r) as number | null) ?? 0));
+      }
+    }
+    return out;
+  }
+}
+
+function withBounds(scan: ScanPlan, floor: number): ScanPlan {
+  const s: ScanPlan = { ...scan };
+  if (floor === -Infinity) { delete s.minTs; delete s.minInclusive; } else { s.minTs = floor; s.minInclusive = true; }
+  return s;
+}
+
+/** Identity of the aggregation apart from the moving window start. */
+function signatureOf(shape: BucketShape): string {
+  const s: ScanPlan = { ...shape.scan };
+  delete s.minTs;
+  delete s.minInclusive;
+  return explainPlan({ ...shape.agg, input: withScan(shape.agg.input, shape.scan, s) });
+}
+

@@ -1,0 +1,211 @@
+// The result cache of SPEC §8: one serialised answer per (endpoint, declared parameter values,
+// sql/lql, redaction flag), living cache_duration_seconds from its computation; concurrent misses
+// share one computation; errors are never cached; bounded by entries and bytes (LRU); warming
+// recomputes entries still in use every proactive_requerying_seconds.
+
+import { LRUMapWithDelete } from 'mnemonist';
+import type { PreparedEndpoint } from '../endpoints/prepare.ts';
+import { executePlan, planRequest, type ExecuteResult, type ResolvedRequest } from '../endpoints/execute.ts';
+import type { RunResponse } from '../endpoints/service-types.ts';
+import type { Catalog } from '../plan/catalog.ts';
+import type { Budget } from '../exec/context.ts';
+import { BucketCache, findBucketAggregate } from './bucket-cache.ts';
+
+export interface RunContext {
+  catalog: Catalog;
+  budget: Budget;
+}
+
+export interface CacheConfig {
+  maxEntries: number;
+  maxBytes: number;
+  /** How often the warming sweep runs (ms); 0 = never on a timer (tests call warmNow()). */
+  sweepMs: number;
+}
+
+export const DEFAULT_CACHE: CacheConfig = { maxEntries: 10_000, maxBytes: 256 * 1024 * 1024, sweepMs: 1000 };
+
+interface Entry {
+  key: string;
+  endpointId: string;
+  result: ExecuteResult;
+  /** µs when computed. */
+  computedAt: number;
+  /** µs of the last request that read it (warming stops for entries nobody asks for). */
+  lastUsed: number;
+  ttlUs: number;
+  warmUs: number;
+  recompute: () => ExecuteResult;
+  bytes: number;
+}
+
+export function cacheKey(endpointId: string, req: ResolvedRequest, redact: boolean): string {
+  const params = [...req.values.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return JSON.stringify([endpointId, params, req.consumer ? [req.consumer.kind, req.consumer.text] : null, redact]);
+}
+
+export class ResultCache {
+  private readonly cfg: CacheConfig;
+  private readonly entries: LRUMapWithDelete<string, Entry>;
+  private readonly inflight = new Map<string, Promise<Entry>>();
+  private bytes = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private computations = 0;
+  private hits = 0;
+  private bucketHits = 0;
+  /** Per key: whether its plan is answered by the bucket cache (decided on first sight). */
+  private readonly kinds: LRUMapWithDelete<string, 'bucket' | 'result'>;
+  readonly buckets = new BucketCache();
+
+  constructor(cfg: Partial<CacheConfig>, private readonly now: () => number) {
+    this.cfg = { ...DEFAULT_CACHE, ...cacheConfigFromEnv(), ...cfg };
+    this.entries = new LRUMapWithDelete(this.cfg.maxEntries);
+    this.kinds = new LRUMapWithDelete(this.cfg.maxEntries);
+    if (this.cfg.sweepMs > 0) {
+      this.timer = setInterval(() => this.warmNow(), this.cfg.sweepMs);
+      this.timer.unref();
+    }
+  }
+
+  /**
+   * Answers one request. Time-bucket aggregations come from the bucket cache (always current);
+   * other answers from the result cache when fresh, else computed once per key however many wait.
+   */
+  async run(prep: PreparedEndpoint, req: ResolvedRequest, redact: boolean, ctx: RunContext): Promise<RunResponse> {
+    const nowUs = this.now();
+    const ttlUs = prep.def.cache_duration_seconds * 1_000_000;
+    if (ttlUs <= 0) {
+      this.computations++;
+      const t0 = performance.now();
+      const plan = planRequest(prep, req, ctx.catalog, nowUs);
+      return this.response(executePlan(plan, prep, redact, ctx.budget, performance.now() - t0), 'MISS', 0);
+    }
+    const key = cacheKey(prep.def.id, req, redact);
+    if (this.kinds.get(key) !== 'result') {
+      const t0 = performance.now();
+      const plan = planRequest(prep, req, ctx.catalog, nowUs);
+      const shape = findBucketAggregate(plan);
+      if (shape) {
+        this.kinds.set(key, 'bucket');
+        const source = shape.scan.source;
+        const a = this.buckets.answer(key, plan, shape, { lastSeq: () => source.lastSeq(), watermark: () => source.watermark() }, ctx.budget);
+        const r = executePlan(a.plan, prep, redact, ctx.budget, performance.now() - t0);
+        if (a.warm) { this.bucketHits++; return { ...this.response(r, 'HIT', 0), cacheKind: 'bucket', timings: r.timings }; }
+        this.computations++;
+        return this.response(r, 'MISS', 0);
+      }
+      this.kinds.set(key, 'result');
+    }
+    const compute = () => executePlan(planRequest(prep, req, ctx.catalog, this.now()), prep, redact, ctx.budget, 0);
+    const now = this.now();
+    const hit = this.entries.get(key);
+    if (hit && now - hit.computedAt < hit.ttlUs) {
+      hit.lastUsed = now;
+      this.hits++;
+      return this.response(hit.result, 'HIT', now - hit.computedAt);
+    }
+    const pending = this.inflight.get(key);
+    if (pending) {
+      const e = await pending;
+      this.hits++;
+      return this.response(e.result, 'HIT', this.now() - e.computedAt);
+    }
+    const p = (async () => {
+      // Let callers that arrive in the same turn find the computation in flight.
+      await Promise.resolve();
+      this.computations++;
+      const result = compute();
+      const entry: Entry = {
+        key, endpointId: prep.def.id, result, computedAt: this.now(), lastUsed: this.now(), ttlUs,
+        warmUs: prep.def.proactive_requerying_seconds * 1_000_000, recompute: compute, bytes: result.body.length,
+      };
+      this.store(entry);
+      return entry;
+    })();
+    this.inflight.set(key, p);
+    try {
+      const e = await p;
+      return this.response(e.result, 'MISS', 0);
+    } finally {
+      this.inflight.delete(key);
+    }
+  }
+
+  private response(r: ExecuteResult, cache: 'HIT' | 'MISS', ageUs: number): RunResponse {
+    const out: RunResponse = {
+      body: r.body, rowCount: r.rowCount, truncated: r.truncated, cache,
+      ageSeconds: Math.max(0, Math.floor(ageUs / 1_000_000)), timings: cache === 'HIT' ? [] : r.timings,
+    };
+    if (cache === 'HIT') out.cacheKind = 'result';
+    return out;
+  }
+
+  private store(e: Entry): void {
+    if (e.bytes > this.cfg.maxBytes) return;
+    const old = this.entries.peek(e.key);
+    if (old) this.bytes -= old.bytes;
+    const popped = this.entries.setpop(e.key, e);
+    if (popped && popped.evicted) this.bytes -= popped.value.bytes;
+    this.bytes += e.bytes;
+    if (this.bytes > this.cfg.maxBytes) {
+      const keys = [...this.entries.keys()]; // most recently used first
+      for (let i = keys.length - 1; i >= 0 && this.bytes > this.cfg.maxBytes; i--) {
+        const victim = this.entries.peek(keys[i]!);
+        if (victim && victim !== e) { this.entries.delete(keys[i]!); this.bytes -= victim.bytes; }
+      }
+    }
+  }
+
+  /** Recomputes entries due for warming that were read within their cache duration; drops the rest. */
+  warmNow(): void {
+    const now = this.now();
+    for (const key of [...this.entries.keys()]) {
+      const e = this.entries.peek(key)!;
+      if (now - e.lastUsed >= e.ttlUs) {
+        if (now - e.computedAt >= e.ttlUs) { this.entries.delete(key); this.bytes -= e.bytes; }
+        continue;
+      }
+      if (e.warmUs > 0 && now - e.computedAt >= e.warmUs) {
+        try {
+          this.computations++;
+          const result = e.recompute();
+          this.bytes += result.body.length - e.bytes;
+          e.result = result;
+          e.bytes = result.body.length;
+          e.computedAt = this.now();
+        } catch {
+          // A failed warm-up keeps the previous answer until it expires; errors are never cached.
+        }
+      }
+    }
+  }
+
+  /** New events arrived for a source; result entries stay as computed until they expire (SPEC §8). */
+  onIngest(_source: string): void {}
+
+  dropEndpoint(id: string): void {
+    this.buckets.drop(JSON.stringify([id]).slice(0, -1));
+    for (const key of [...this.kinds.keys()]) if (key.startsWith(JSON.stringify([id]).slice(0, -1))) this.kinds.delete(key);
+    for (const key of [...this.entries.keys()]) {
+      const e = this.entries.peek(key);
+      if (e && e.endpointId === id) { this.entries.delete(key); this.bytes -= e.bytes; }
+    }
+  }
+
+  stats(): { entries: number; bytes: number; computations: number; hits: number; bucket_hits: number; bucket_states: number } {
+    return { entries: this.entries.size, bytes: this.bytes, computations: this.computations, hits: this.hits, bucket_hits: this.bucketHits, bucket_states: this.buckets.size };
+  }
+
+  close(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+}
+
+function cacheConfigFromEnv(env = process.env): Partial<CacheConfig> {
+  const v = env.RINGQL_CACHE_MAX_BYTES;
+  if (v === undefined || v === '') return {};
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`RINGQL_CACHE_MAX_BYTES must be a non-negative integer, got "${v}"`);
+  return { maxBytes: n };
+}
