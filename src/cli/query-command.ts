@@ -1,0 +1,137 @@
+// `ringql query`: loads NDJSON files into an in-process store and runs a built-in endpoint (with
+// --sql/--lql as its sandbox query) or a plain query over the sources; prints the HTTP body.
+
+import { createReadStream, readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { RingqlError, internalErrorBody } from '../core/errors.ts';
+import { parseTimestamp, nowMicros } from '../core/time.ts';
+import { Store, defaultStoreConfig } from '../store/store.ts';
+import { createQueryService } from '../endpoints/service.ts';
+import { planRequest, resolveRequest } from '../endpoints/execute.ts';
+import { parseSavedQuery } from '../endpoints/prepare.ts';
+import { Binder } from '../plan/binder.ts';
+import { optimize } from '../plan/rules.ts';
+import { explainPlan } from '../plan/explain.ts';
+import { runToJson } from '../exec/run.ts';
+import { parseArgs, UsageError } from './args.ts';
+
+export const QUERY_USAGE = `usage: ringql query [--endpoint <name>] [--sql <text|@file>] [--lql <text>] [--param k=v]...
+                    [--load <source>=<file.ndjson>]... [--now <ISO>] [--explain]`;
+
+export interface Io {
+  out: (s: string) => void;
+  err: (s: string) => void;
+}
+
+const stdio: Io = { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) };
+
+export async function queryCommand(argv: string[], io: Io = stdio): Promise<number> {
+  let args: Map<string, string[]>;
+  try {
+    args = parseArgs(argv, {
+      endpoint: { value: true }, sql: { value: true }, lql: { value: true }, param: { value: true, repeat: true },
+      load: { value: true, repeat: true }, now: { value: true }, explain: { value: false }, help: { value: false },
+    });
+  } catch (err) {
+    if (err instanceof UsageError) { io.err(`${err.message}\n${QUERY_USAGE}\n`); return 2; }
+    throw err;
+  }
+  if (args.has('help')) { io.out(QUERY_USAGE + '\n'); return 0; }
+  const one = (k: string): string | undefined => args.get(k)?.[0];
+  let now = nowMicros();
+  const nowArg = one('now');
+  if (nowArg !== undefined) {
+    const t = parseTimestamp(nowArg);
+    if (t === null) { io.err(`--now "${nowArg}" is not an ISO 8601 timestamp\n`); return 2; }
+    now = t;
+  }
+  const params = new Map<string, string>();
+  for (const p of args.get('param') ?? []) {
+    const eq = p.indexOf('=');
+    if (eq <= 0) { io.err(`--param needs key=value, got "${p}"\n`); return 2; }
+    params.set(p.slice(0, eq), p.slice(eq + 1));
+  }
+  let sql = one('sql');
+  if (sql?.startsWith('@')) {
+    try { sql = readFileSync(sql.slice(1), 'utf8'); } catch (err) { io.err(`Cannot read ${sql.slice(1)}: ${(err as Error).message}\n`); return 2; }
+  }
+  const lql = one('lql');
+  const endpoint = one('endpoint');
+  if (!endpoint && !sql) { io.err(`Give --endpoint, --sql, or both\n${QUERY_USAGE}\n`); return 2; }
+  if (!endpoint && lql) { io.err('--lql needs --endpoint (LQL reads an endpoint\'s CTEs)\n'); return 2; }
+
+  const store = new Store(defaultStoreConfig());
+  const service = await createQueryService({ store, stateDir: null, nowMicros: () => now, cache: { sweepMs: 0 } });
+  try {
+    for (const spec of args.get('load') ?? []) {
+      const eq = spec.indexOf('=');
+      if (eq <= 0) { io.err(`--load needs <source>=<file.ndjson>, got "${spec}"\n`); return 2; }
+      const source = spec.slice(0, eq), file = spec.slice(eq + 1);
+      if (!store.source(source)) { io.err(`--load: unknown source "${source}"; sources: ${store.sources().map((s) => s.def.name).join(', ')}\n`); return 2; }
+      const r = await loadNdjson(file, (events) => service.ingest(source, events), io);
+      io.err(`loaded ${r.events} events from ${file} into ${source}${r.dropped ? ` (${r.dropped} older than retention dropped)` : ''}\n`);
+    }
+    if (endpoint) {
+      if (sql) params.set('sql', sql);
+      if (lql) params.set('lql', lql);
+      if (args.has('explain')) {
+        const prep = service.resolve(endpoint);
+        io.out(explainPlan(planRequest(prep, resolveRequest(prep, params), service.catalog, now)) + '\n');
+        return 0;
+      }
+      const r = await service.run({ endpoint, params, redactHeader: false });
+      io.out(r.body + '\n');
+      return 0;
+    }
+    const q = parseSavedQuery(sql!);
+    const plan = optimize(new Binder({ catalog: service.catalog, params: new Map([...params].map(([k, v]) => [k, v])), nowUs: now }).bindTop(q));
+    if (args.has('explain')) { io.out(explainPlan(plan) + '\n'); return 0; }
+    io.out(runToJson(plan, { maxRows: null }).body + '\n');
+    return 0;
+  } catch (err) {
+    if (err instanceof RingqlError) { io.out(JSON.stringify(err.toBody()) + '\n'); return 1; }
+    if (err instanceof LoadError) { io.err(err.message + '\n'); return 1; }
+    io.err(`${(err as Error).stack ?? String(err)}\n`);
+    io.out(JSON.stringify(internalErrorBody()) + '\n');
+    return 1;
+  } finally {
+    service.close();
+  }
+}
+
+class LoadError extends Error {}
+
+/** Streams an NDJSON file into `ingest` in batches; a bad line stops the load naming file and line. */
+async function loadNdjson(file: string, ingest: (events: unknown[]) => { dropped: number }, io: Io): Promise<{ events: number; dropped: number }> {
+  const rl = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
+  let batch: unknown[] = [];
+  let events = 0, dropped = 0, line = 0;
+  const flush = () => {
+    if (!batch.length) return;
+    try {
+      dropped += ingest(batch).dropped;
+    } catch (err) {
+      if (err instanceof RingqlError && err.code === 'invalid_events') {
+        const first = (err.details.errors as { index: number; message: string }[] | undefined)?.[0];
+        throw new LoadError(`${file}:${line - batch.length + 1 + (first?.index ?? 0)}: invalid event: ${first?.message ?? err.message}`);
+      }
+      throw err;
+    }
+    events += batch.length;
+    batch = [];
+    if (events % 100_000 < 5000) io.err(`\rloading ${file}: ${events} events`);
+  };
+  try {
+    for await (const text of rl) {
+      line++;
+      if (!text.trim()) continue;
+      try { batch.push(JSON.parse(text)); } catch (err) { throw new LoadError(`${file}:${line}: not JSON: ${(err as Error).message}`); }
+      if (batch.length >= 5000) flush();
+    }
+  } catch (err) {
+    if (err instanceof LoadError) throw err;
+    throw new LoadError(`Cannot read ${file}: ${(err as Error).message}`);
+  }
+  flush();
+  return { events, dropped };
+}

@@ -1,0 +1,71 @@
+// CLI contract of `ringql query` (SPEC §9): runs the real bin in a child process over real NDJSON
+// files, prints exactly the HTTP body, and exits 0 / 1 (query error) / 2 (usage error).
+
+import { describe, expect, it } from 'vitest';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { FIXTURE_DIR } from '../helpers/fixture-store.ts';
+
+const BIN = fileURLToPath(new URL('../../src/cli/ringql.js', import.meta.url));
+const load = ['--load', `edge.logs.prod=${join(FIXTURE_DIR, 'edge.logs.prod.ndjson')}`, '--load', `postgres.logs=${join(FIXTURE_DIR, 'postgres.logs.ndjson')}`];
+const NOW = ['--now', '2025-01-15T12:00:00Z'];
+
+function ringql(args: string[]) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+describe('ringql query', () => {
+  it('answers logs.all with the HTTP body and a newline', () => {
+    const r = ringql(['query', '--endpoint', 'logs.all', '--param', 'project=alpha', ...load, ...NOW]);
+    expect(r.code).toBe(0);
+    expect(r.out.endsWith('}\n')).toBe(true);
+    const body = JSON.parse(r.out) as { result: { id: string; timestamp: number }[] };
+    expect(body.result.length).toBeGreaterThan(5);
+    const ts = body.result.map((x) => x.timestamp);
+    expect([...ts].sort((a, b) => b - a)).toEqual(ts);
+    expect(r.err).toMatch(/loaded \d+ events/);
+  });
+
+  it('runs a sandbox --sql over a CTE and a plain query over the sources', () => {
+    const a = ringql(['query', '--endpoint', 'logs.all', '--param', 'project=beta', '--sql', 'select count(*) as n from postgres_logs', ...load, ...NOW]);
+    expect(a.code).toBe(0);
+    expect(JSON.parse(a.out)).toEqual({ result: [{ n: 6 }] });
+    const b = ringql(['query', '--sql', 'select count(*) as n from `postgres.logs`', ...load, ...NOW]);
+    expect(JSON.parse(b.out)).toEqual({ result: [{ n: 12 }] });
+  });
+
+  it('fixes CURRENT_TIMESTAMP with --now', () => {
+    const r = ringql(['query', '--sql', 'select current_timestamp() as now', '--now', '2024-02-29T23:59:59.5Z']);
+    expect(JSON.parse(r.out)).toEqual({ result: [{ now: Date.UTC(2024, 1, 29, 23, 59, 59, 500) * 1000 }] });
+  });
+
+  it('prints the plan with --explain', () => {
+    const r = ringql(['query', '--endpoint', 'logs.all', '--param', 'project=alpha', '--explain', ...NOW]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/Scan edge\.logs\.prod AS t project="alpha"/);
+  });
+
+  it('exits 1 with the error body on a query error', () => {
+    const r = ringql(['query', '--endpoint', 'logs.all', ...NOW]);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.out).error.code).toBe('missing_parameter');
+    const s = ringql(['query', '--sql', 'select nope from `edge.logs.prod`', ...NOW]);
+    expect(s.code).toBe(1);
+    expect(JSON.parse(s.out).error.code).toBe('unknown_name');
+  });
+
+  it('exits 2 on usage errors', () => {
+    expect(ringql(['query', '--bogus']).code).toBe(2);
+    expect(ringql(['query']).code).toBe(2);
+    expect(ringql(['query', '--sql', 'select 1', '--now', 'not-a-time']).code).toBe(2);
+    expect(ringql(['query', '--sql', 'select 1', '--load', 'nosuch.source=/dev/null']).code).toBe(2);
+    expect(ringql(['frobnicate']).code).toBe(2);
+  });
+
+  it('is reachable as `npx ringql`', () => {
+    const out = execFileSync('npx', ['ringql', 'query', '--sql', 'select 1 + 1 as two'], { encoding: 'utf8', cwd: fileURLToPath(new URL('../..', import.meta.url)) });
+    expect(JSON.parse(out)).toEqual({ result: [{ two: 2 }] });
+  });
+});
