@@ -1,0 +1,50 @@
+// The request pipeline, in order: URL length (414), CORS preflight, route (404/405), token (401/403),
+// body limits and encoding (413/415), then the handler. The part before the body read runs synchronously.
+
+import { RingqlError } from '../core/errors.ts';
+import type { QueryService } from '../endpoints/service-types.ts';
+import { authorize, presentedToken, type TokenSet } from './auth.ts';
+import { bodyEncoding, decodeBody } from './body-decode.ts';
+import { isCorsPath, preflightHeaders } from './cors.ts';
+import { tooLarge, type Exchange } from './exchange.ts';
+import { parseFormQuery } from './form-params.ts';
+import type { Reply } from './reply.ts';
+import type { Route, RouteContext } from './route.ts';
+import type { Router } from './router.ts';
+
+export interface DispatchConfig {
+  service: QueryService;
+  tokens: TokenSet;
+  router: Router<Route>;
+  maxBodyBytes: number;
+  maxUrlBytes: number;
+  maxDecompressedBytes: number;
+}
+
+/** Must be called during the uWS handler's synchronous run (it may register the body reader). */
+export function dispatch(ex: Exchange, cfg: DispatchConfig): Promise<Reply> {
+  const info = ex.info;
+  if (info.urlBytes > cfg.maxUrlBytes) {
+    throw new RingqlError('uri_too_long', `The URL is longer than the ${cfg.maxUrlBytes}-byte limit; send long parameters in a POST body`, {
+      limit: cfg.maxUrlBytes,
+    });
+  }
+  if (info.method === 'OPTIONS' && isCorsPath(info.path)) return Promise.resolve({ status: 204, headers: preflightHeaders() });
+  const m = cfg.router.match(info.method, info.path);
+  if (m.kind === 'none') throw new RingqlError('not_found', `No route ${info.method} ${info.path.slice(0, 200)}`);
+  if (m.kind === 'wrong_method') {
+    const allowed = isCorsPath(info.path) ? [...m.allowed, 'OPTIONS'] : m.allowed;
+    throw new RingqlError('method_not_allowed', `${info.method} is not allowed on ${info.path.slice(0, 200)}; use ${allowed.join(', ')}`, { allowed });
+  }
+  const query = parseFormQuery(info.query);
+  authorize(cfg.tokens, presentedToken(info.authorization, info.apiKey, query), m.route.access);
+  const ctx: RouteContext = { info, params: m.params, query, body: null, service: cfg.service };
+  if (!m.route.readsBody) return Promise.resolve(m.route.handle(ctx));
+  const declared = info.contentLength === '' ? 0 : Number(info.contentLength);
+  if (declared > cfg.maxBodyBytes) throw tooLarge(cfg.maxBodyBytes);
+  const encoding = bodyEncoding(info.contentEncoding);
+  return ex
+    .readBody(cfg.maxBodyBytes)
+    .then((raw) => decodeBody(raw, encoding, cfg.maxDecompressedBytes))
+    .then((body) => m.route.handle({ ...ctx, body }));
+}

@@ -1,0 +1,100 @@
+// One request/response pair over uWS: aborts tracked from the first line, the body read with a byte
+// cap, and the reply written once, inside cork, never to an aborted response.
+
+import type { HttpResponse } from 'uWebSockets.js';
+import { RingqlError } from '../core/errors.ts';
+import { statusLine, type Reply } from './reply.ts';
+import { announcesBody, type RequestInfo } from './request-info.ts';
+
+/** Rejection of a body read whose client went away; nothing is written for it. */
+export class ClientAborted extends Error {
+  constructor() {
+    super('client aborted the request');
+  }
+}
+
+export class Exchange {
+  aborted = false;
+  private done = false;
+  /** The body was read to its end (or there was none), so the connection may be kept alive. */
+  private bodyConsumed: boolean;
+  private rejectBody: ((err: Error) => void) | null = null;
+
+  /** Registers onAborted at once: the caller constructs this before any await. */
+  constructor(
+    private readonly res: HttpResponse,
+    readonly info: RequestInfo,
+    private readonly extraHeaders: readonly [string, string][],
+    private readonly onFinish: () => void,
+  ) {
+    this.bodyConsumed = !announcesBody(info);
+    res.onAborted(() => {
+      this.aborted = true;
+      this.rejectBody?.(new ClientAborted());
+      this.finish();
+    });
+  }
+
+  /**
+   * Reads the whole body, at most `maxBytes` (413 past it, counted while streaming, so nothing more is
+   * kept). Must be called during the handler's synchronous run, before any await.
+   */
+  readBody(maxBytes: number): Promise<Buffer> {
+    return new Promise<Buffer>((resolve, reject) => {
+      this.rejectBody = reject;
+      const chunks: Buffer[] = [];
+      let total = 0;
+      let failed = false;
+      this.res.onData((chunk, isLast) => {
+        if (failed) return;
+        total += chunk.byteLength;
+        if (total > maxBytes) {
+          failed = true;
+          this.rejectBody = null;
+          reject(tooLarge(maxBytes));
+          return;
+        }
+        // uWS neuters the ArrayBuffer when this callback returns, so it is copied.
+        if (chunk.byteLength) chunks.push(Buffer.from(new Uint8Array(chunk)));
+        if (isLast) {
+          this.bodyConsumed = true;
+          this.rejectBody = null;
+          resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total));
+        }
+      });
+    });
+  }
+
+  /** Writes the reply once; closes the connection when the body was not read to its end or when asked. */
+  send(reply: Reply, closeConnection = false): void {
+    if (this.aborted || this.done) return;
+    const head = this.info.method === 'HEAD';
+    const close = closeConnection || !this.bodyConsumed;
+    this.res.cork(() => {
+      this.res.writeStatus(statusLine(reply.status));
+      for (const [k, v] of this.extraHeaders) this.res.writeHeader(k, v);
+      if (reply.headers) for (const [k, v] of reply.headers) this.res.writeHeader(k, v);
+      if (reply.body === undefined) {
+        // Without arguments uWS writes no Content-Length, as a 204 must; (undefined, close) is not accepted.
+        if (close) this.res.endWithoutBody(0, true);
+        else this.res.endWithoutBody();
+      } else {
+        this.res.writeHeader('Content-Type', 'application/json; charset=utf-8');
+        if (head) this.res.endWithoutBody(Buffer.byteLength(reply.body), close);
+        else this.res.end(reply.body, close);
+      }
+    });
+    this.finish();
+  }
+
+  private finish(): void {
+    if (this.done) return;
+    this.done = true;
+    this.rejectBody = null;
+    this.onFinish();
+  }
+}
+
+export function tooLarge(maxBytes: number): RingqlError {
+  return new RingqlError('payload_too_large', `The request body is larger than the ${maxBytes}-byte limit`, { limit: maxBytes });
+}

@@ -1,0 +1,24 @@
+// The shape every route shares: what access it needs, whether it reads a body, and a handler that
+// gets a copied request (never the uWS objects) and answers a Reply or throws.
+
+import type { QueryService } from '../endpoints/service-types.ts';
+import type { Access } from './auth.ts';
+import type { Reply } from './reply.ts';
+import type { RequestInfo } from './request-info.ts';
+
+export interface RouteContext {
+  info: RequestInfo;
+  /** Decoded path captures, e.g. { idOrName }. */
+  params: Record<string, string>;
+  /** The query string, decoded as an HTML form. */
+  query: Map<string, string>;
+  /** The decoded (inflated) body when the route reads one, else null. */
+  body: Buffer | null;
+  service: QueryService;
+}
+
+export interface Route {
+  access: Access;
+  readsBody: boolean;
+  handle(ctx: RouteContext): Reply | Promise<Reply>;
+}

@@ -1,0 +1,54 @@
+// Running a saved query (SPEC §3): form-decoded query-string params, POST JSON body values on top,
+// the redaction header, and the answer's body text as the service made it, with metadata headers.
+
+import { RingqlError } from '../core/errors.ts';
+import type { RunResponse } from '../endpoints/service-types.ts';
+import { parseJsonObject } from './json-body.ts';
+import type { Reply } from './reply.ts';
+import type { Route, RouteContext } from './route.ts';
+import type { Router } from './router.ts';
+
+export function addRunRoutes(router: Router<Route>): void {
+  const get: Route = { access: 'query', readsBody: false, handle: runEndpoint };
+  const post: Route = { access: 'query', readsBody: true, handle: runEndpoint };
+  router.add('GET', '/api/endpoints/query/:idOrName', get);
+  router.add('POST', '/api/endpoints/query/:idOrName', post);
+  router.add('GET', '/endpoints/query/:idOrName', get);
+}
+
+async function runEndpoint(ctx: RouteContext): Promise<Reply> {
+  const params = ctx.body ? mergeBodyParams(ctx.query, ctx.body) : ctx.query;
+  const redactHeader = ctx.info.redactPii.trim().toLowerCase() === 'true';
+  const r = await ctx.service.run({ endpoint: ctx.params.idOrName!, params, redactHeader });
+  return { status: 200, body: r.body, headers: runHeaders(r) };
+}
+
+/** Body values win over the query string; numbers and booleans are stringified, null counts as absent. */
+function mergeBodyParams(query: Map<string, string>, body: Buffer): Map<string, string> {
+  const obj = parseJsonObject(body, 'request body (an object of parameter values)');
+  if (!obj) return query;
+  const params = new Map(query);
+  for (const [k, v] of Object.entries(obj)) {
+    if (v === null) continue;
+    if (typeof v === 'string') params.set(k, v);
+    else if (typeof v === 'number' || typeof v === 'boolean') params.set(k, String(v));
+    else throw new RingqlError('invalid_parameter', `Parameter ${k.slice(0, 100)} must be a string, number or boolean`, { param: k.slice(0, 100) });
+  }
+  return params;
+}
+
+function runHeaders(r: RunResponse): [string, string][] {
+  const h: [string, string][] = [
+    ['X-Row-Count', String(r.rowCount)],
+    ['X-Cache', r.cache],
+    ['Age', String(Math.max(0, Math.floor(r.ageSeconds)))],
+  ];
+  if (r.truncated) h.push(['X-Truncated', 'true']);
+  if (r.cache === 'HIT' && r.cacheKind) h.push(['X-Cache-Kind', r.cacheKind]);
+  if (r.timings.length) h.push(['Server-Timing', r.timings.map((t) => `${t.name};dur=${formatMs(t.ms)}`).join(', ')]);
+  return h;
+}
+
+function formatMs(ms: number): string {
+  return String(Math.round(Math.max(0, ms) * 1000) / 1000);
+}

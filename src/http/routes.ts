@@ -1,0 +1,18 @@
+// Every route of SPEC §3 in one router; the order of registration does not matter (no overlaps).
+
+import { addEndpointRoutes } from './routes-endpoints.ts';
+import { addIngestRoutes } from './routes-ingest.ts';
+import { addRunRoutes } from './routes-run.ts';
+import { addHealthRoute, addSourceRoutes } from './routes-sources.ts';
+import type { Route } from './route.ts';
+import { Router } from './router.ts';
+
+export function buildRouter(startedAtMs: number): Router<Route> {
+  const router = new Router<Route>();
+  addRunRoutes(router);
+  addIngestRoutes(router);
+  addEndpointRoutes(router);
+  addSourceRoutes(router);
+  addHealthRoute(router, startedAtMs);
+  return router;
+}

@@ -1,0 +1,110 @@
+// Starts the uWebSockets.js server: native binary only, an exclusive port (0 picks a free one), one
+// catch-all handler feeding dispatch(), and a graceful close that lets in-flight requests finish.
+
+import type { us_listen_socket } from 'uWebSockets.js';
+import type { QueryService } from '../endpoints/service-types.ts';
+import type { TokenSet } from './auth.ts';
+import { corsHeaders } from './cors.ts';
+import { dispatch, type DispatchConfig } from './dispatch.ts';
+import { errorReply } from './errors-response.ts';
+import { ClientAborted, Exchange } from './exchange.ts';
+import type { Reply } from './reply.ts';
+import { copyRequest } from './request-info.ts';
+import { buildRouter } from './routes.ts';
+import { loadUws } from './uws.ts';
+
+export { assertNativeUws } from './uws.ts';
+
+export interface ServerOptions {
+  service: QueryService;
+  host: string;
+  port: number;
+  tokens: TokenSet;
+  corsOrigin: string;
+  maxBodyBytes: number;
+  maxUrlBytes: number;
+  maxDecompressedBytes: number;
+  log?: (line: string) => void;
+  /** How long close() waits for in-flight requests before cutting them (default 10 s). */
+  drainTimeoutMs?: number;
+}
+
+export interface RunningServer {
+  port: number;
+  /** Stops accepting, waits for in-flight requests, then closes every connection. */
+  close(): Promise<void>;
+}
+
+export async function startServer(opts: ServerOptions): Promise<RunningServer> {
+  const uws = await loadUws();
+  const log = opts.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  const cfg: DispatchConfig = {
+    service: opts.service,
+    tokens: opts.tokens,
+    router: buildRouter(Date.now()),
+    maxBodyBytes: opts.maxBodyBytes,
+    maxUrlBytes: opts.maxUrlBytes,
+    maxDecompressedBytes: opts.maxDecompressedBytes,
+  };
+  const baseHeaders = corsHeaders(opts.corsOrigin);
+  let inflight = 0;
+  let closing = false;
+  let onDrained: (() => void) | null = null;
+  const finished = (): void => {
+    inflight--;
+    if (closing && inflight === 0) onDrained?.();
+  };
+
+  const app = uws.App();
+  app.any('/*', (res, req) => {
+    inflight++;
+    const ex = new Exchange(res, copyRequest(req), baseHeaders, finished);
+    let pending: Promise<Reply>;
+    try {
+      pending = dispatch(ex, cfg);
+    } catch (err) {
+      pending = Promise.reject(err);
+    }
+    pending
+      .then(
+        (reply) => ex.send(reply, closing),
+        (err: unknown) => {
+          if (!(err instanceof ClientAborted)) ex.send(errorReply(err, log, `${ex.info.method} ${ex.info.path}`), closing);
+        },
+      )
+      .catch((err: unknown) => log(`ringql: failed to write a response: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
+  });
+
+  const listenSocket = await new Promise<us_listen_socket>((resolve, reject) => {
+    app.listen(opts.host, opts.port, uws.LIBUS_LISTEN_EXCLUSIVE_PORT, (socket: us_listen_socket | false) => {
+      if (socket) resolve(socket);
+      else reject(new Error(`Cannot listen on ${opts.host}:${opts.port}: the port is already in use or the address is not available here`));
+    });
+  }).catch((err: unknown) => {
+    app.close();
+    throw err;
+  });
+  const port = uws.us_socket_local_port(listenSocket);
+
+  let closed: Promise<void> | null = null;
+  const close = async (): Promise<void> => {
+    closing = true;
+    uws.us_listen_socket_close(listenSocket);
+    if (inflight > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, opts.drainTimeoutMs ?? 10_000);
+        onDrained = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+    // A moment for the last responses to leave the socket buffers before every connection is closed.
+    await new Promise((r) => setTimeout(r, 20));
+    app.close();
+  };
+  return {
+    port,
+    close: () => (closed ??= close()),
+  };
+}

@@ -1,0 +1,209 @@
+// The one file that wires ringql together: configuration from the environment, the store and query
+// service, the HTTP server, demo data (RINGQL_DEMO=1) with a live trickle, and graceful shutdown.
+
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { createQueryService } from './endpoints/service.ts';
+import type { QueryService } from './endpoints/service-types.ts';
+import { Store, defaultStoreConfig } from './store/store.ts';
+import { nowMicros, parseTimestamp } from './core/time.ts';
+import { parseAccessTokens, type TokenSet } from './http/auth.ts';
+import { startServer } from './http/server.ts';
+
+const MIB = 1024 * 1024;
+const EVICT_EVERY_MS = 60_000;
+const DEMO = { events: 300_000, projects: 5, days: 7, seed: 42, batch: 1000, tricklePerSourcePerSecond: 3 };
+
+interface Config {
+  host: string;
+  port: number;
+  tokens: TokenSet;
+  demo: boolean;
+  stateDir: string;
+  maxBodyBytes: number;
+  maxUrlBytes: number;
+  maxDecompressedBytes: number;
+  corsOrigin: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+function intVar(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const v = Number(raw.trim());
+  if (!Number.isInteger(v) || v < min || v > max) throw new Error(`${name}="${raw}" is not valid: expected an integer from ${min} to ${max}`);
+  return v;
+}
+
+function readConfig(env: Env): Config {
+  const host = (env.HOST ?? '').trim() || '127.0.0.1';
+  const demoRaw = (env.RINGQL_DEMO ?? '0').trim().toLowerCase();
+  if (!['0', '1', 'true', 'false', ''].includes(demoRaw)) throw new Error(`RINGQL_DEMO="${env.RINGQL_DEMO}" is not valid: expected 0 or 1`);
+  const corsOrigin = (env.RINGQL_CORS_ORIGIN ?? '').trim() || '*';
+  if (/[\r\n]/.test(corsOrigin)) throw new Error('RINGQL_CORS_ORIGIN must be one line');
+  // uWS answers a request line plus headers over this size itself (431), so our own 414 must come first.
+  const headerLimit = Number(env.UWS_HTTP_MAX_HEADERS_SIZE ?? 65536);
+  const maxBodyBytes = intVar(env, 'RINGQL_MAX_BODY_BYTES', 12 * MIB, 1, 2 ** 31 - 1);
+  return {
+    host,
+    port: intVar(env, 'PORT', 4000, 0, 65535),
+    tokens: parseAccessTokens(env.RINGQL_ACCESS_TOKENS),
+    demo: demoRaw === '1' || demoRaw === 'true',
+    stateDir: (env.RINGQL_STATE_DIR ?? '').trim() || fileURLToPath(new URL('../.state', import.meta.url)),
+    maxBodyBytes,
+    maxUrlBytes: intVar(env, 'RINGQL_MAX_URL_BYTES', 32768, 256, Math.max(256, headerLimit - 2048)),
+    maxDecompressedBytes: intVar(env, 'RINGQL_MAX_DECOMPRESSED_BYTES', Math.min(4 * maxBodyBytes, 2 ** 31 - 1), 1, 2 ** 31 - 1),
+    corsOrigin,
+  };
+}
+
+/** A week of synthetic events for a few projects, ingested per source in batches. */
+async function loadDemo(service: QueryService): Promise<void> {
+  const { generateEvents } = await import('./gen/generate.ts');
+  const batches = new Map<string, unknown[]>();
+  let done = 0;
+  const flush = (source: string, batch: unknown[]): void => {
+    service.ingest(source, batch);
+    done += batch.length;
+    batch.length = 0;
+  };
+  const started = Date.now();
+  for (const { source, event } of generateEvents({ events: DEMO.events, projects: DEMO.projects, days: DEMO.days, seed: DEMO.seed, endUs: nowMicros() })) {
+    let batch = batches.get(source);
+    if (!batch) batches.set(source, (batch = []));
+    batch.push(event);
+    if (batch.length >= DEMO.batch) {
+      flush(source, batch);
+      if (done % 50_000 < DEMO.batch) {
+        process.stderr.write(`demo: loaded ${done} of ${DEMO.events} events\n`);
+        await new Promise((r) => setImmediate(r));
+      }
+    }
+  }
+  for (const [source, batch] of batches) if (batch.length) flush(source, batch);
+  process.stderr.write(`demo: loaded ${done} events in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+}
+
+/**
+ * A few fresh events per second per source, so dashboards move: the next two minutes are generated
+ * ahead (same seed, so the same projects) and each event is ingested when its time comes, with a new
+ * id. Returns the stop function.
+ */
+async function startTrickle(service: QueryService, log: (line: string) => void): Promise<() => void> {
+  const { generateEvents, GEN_SOURCE_NAMES } = await import('./gen/generate.ts');
+  const windowSeconds = 120;
+  let due: { ts: number; source: string; event: Record<string, unknown> }[] = [];
+  let next = 0;
+  const refill = (fromUs: number): void => {
+    const events = DEMO.tricklePerSourcePerSecond * GEN_SOURCE_NAMES.length * windowSeconds;
+    const endUs = fromUs + windowSeconds * 1_000_000;
+    due = [...generateEvents({ events, projects: DEMO.projects, days: windowSeconds / 86_400, seed: DEMO.seed, endUs })]
+      .map(({ source, event }) => ({ ts: parseTimestamp(event.timestamp) ?? fromUs, source, event }))
+      .sort((a, b) => a.ts - b.ts);
+    next = 0;
+  };
+  refill(nowMicros());
+  const timer = setInterval(() => {
+    const now = nowMicros();
+    if (next >= due.length) refill(now);
+    const batches = new Map<string, unknown[]>();
+    for (; next < due.length && due[next]!.ts <= now; next++) {
+      const { source, event } = due[next]!;
+      let batch = batches.get(source);
+      if (!batch) batches.set(source, (batch = []));
+      batch.push({ ...event, id: randomUUID() });
+    }
+    for (const [source, events] of batches) {
+      try {
+        service.ingest(source, events);
+      } catch (err) {
+        log(`demo: trickle into ${source} failed: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+  }, 1000);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+function curlExamples(base: string): string[] {
+  const auth = '-H "Authorization: Bearer $RINGQL_TOKEN"';
+  const sql = encodeURIComponent('select count(*) as count from edge_logs');
+  const event = JSON.stringify({
+    event_message: 'GET /rest/v1/todos 200',
+    project: 'default',
+    metadata: { request: { method: 'GET', path: '/rest/v1/todos', url: 'https://default.supabase.co/rest/v1/todos' }, response: { status_code: 200 } },
+  });
+  return [
+    '# set RINGQL_TOKEN to the token above (or one of RINGQL_ACCESS_TOKENS), then:',
+    `curl ${auth} '${base}/api/endpoints/query/logs.all?project=default'`,
+    `curl ${auth} '${base}/api/endpoints/query/usage.api-counts?interval=daily&project=default'`,
+    `curl ${auth} '${base}/api/endpoints/query/logs.all?project=default&sql=${sql}'`,
+    `curl ${auth} -H 'Content-Type: application/json' -X POST '${base}/api/logs?source_name=edge.logs.prod' -d '${JSON.stringify({ batch: [JSON.parse(event) as unknown] })}'`,
+  ];
+}
+
+async function main(): Promise<void> {
+  const log = (line: string): void => void process.stderr.write(`${line}\n`);
+  let cfg: Config;
+  let store: Store;
+  try {
+    cfg = readConfig(process.env);
+    store = new Store(defaultStoreConfig());
+  } catch (err) {
+    log(`ringql: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(2);
+  }
+  const service = await createQueryService({ store, stateDir: cfg.stateDir });
+  if (cfg.demo) await loadDemo(service);
+  const server = await startServer({
+    service,
+    host: cfg.host,
+    port: cfg.port,
+    tokens: cfg.tokens,
+    corsOrigin: cfg.corsOrigin,
+    maxBodyBytes: cfg.maxBodyBytes,
+    maxUrlBytes: cfg.maxUrlBytes,
+    maxDecompressedBytes: cfg.maxDecompressedBytes,
+    log,
+  });
+  const hostInUrl = cfg.host.includes(':') ? `[${cfg.host}]` : cfg.host;
+  const base = `http://${hostInUrl}:${server.port}`;
+  const out: string[] = [`ringql listening on ${base}`];
+  if (cfg.tokens.generated) out.push(`token: ${cfg.tokens.generated}`);
+  const stopTrickle = cfg.demo ? await startTrickle(service, log) : () => {};
+  if (cfg.demo) out.push(...curlExamples(base));
+  process.stdout.write(`${out.join('\n')}\n`);
+
+  const evictTimer = setInterval(() => store.evict(nowMicros()), EVICT_EVERY_MS);
+  evictTimer.unref();
+
+  let stopping = false;
+  const shutdown = (signal: string): void => {
+    if (stopping) {
+      log(`ringql: ${signal} again; exiting now`);
+      process.exit(1);
+    }
+    stopping = true;
+    log(`ringql: ${signal}: finishing in-flight requests`);
+    stopTrickle();
+    clearInterval(evictTimer);
+    server
+      .close()
+      .then(() => {
+        service.close();
+        process.exit(0);
+      })
+      .catch((err: unknown) => {
+        log(`ringql: shutdown failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+        process.exit(1);
+      });
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`ringql: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});
