@@ -132,7 +132,7 @@ function curlExamples(base: string): string[] {
   const event = JSON.stringify({
     event_message: 'GET /rest/v1/todos 200',
     project: 'default',
-    metadata: { request: { method: 'GET', path: '/rest/v1/todos', url: 'https://default.supabase.co/rest/v1/todos' }, response: { status_code: 200 } },
+    metadata: { request: { method: 'GET', path: '/rest/v1/todos', url: 'https://default.api.example.com/rest/v1/todos' }, response: { status_code: 200 } },
   });
   return [
     '# set RINGQL_TOKEN to the token above (or one of RINGQL_ACCESS_TOKENS), then:',

@@ -39,7 +39,7 @@ function edgeEvent(i: number, project: string, ageSeconds = 60): Record<string, 
     timestamp: new Date(Date.now() - ageSeconds * 1000 - i * 1000).toISOString(),
     event_message: `GET ${path} 200 from 10.0.0.${i % 250}`,
     project,
-    metadata: { request: { method: 'GET', path, url: `https://${project}.supabase.co${path}` }, response: { status_code: 200 } },
+    metadata: { request: { method: 'GET', path, url: `https://${project}.api.example.com${path}` }, response: { status_code: 200 } },
   };
 }
 
