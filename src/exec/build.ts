@@ -8,14 +8,17 @@ import { columnIds } from '../plan/expr-util.ts';
 import type { ExecContext } from './context.ts';
 import type { Operator } from './operator.ts';
 import { ScanExec } from './ops/scan-exec.ts';
+import { HotUnnestExec } from './ops/hot-unnest-exec.ts';
+import { columnUses, type ColumnUses } from './column-uses.ts';
 import { FilterExec, LimitExec, ProjectExec, ValuesExec } from './ops/row-ops.ts';
 import { UnnestExec } from './ops/unnest-exec.ts';
 import { JoinExec, type EquiKeys } from './ops/join-exec.ts';
 import { AggregateExec } from './ops/aggregate-exec.ts';
 import { DistinctExec, SetOpExec, SortExec } from './ops/set-ops.ts';
 import { groupKey, sqlEquals, type Value } from './values.ts';
+import type { HotValue } from '../store/hot-paths.ts';
 
-export function buildOperator(plan: Plan, ctx: ExecContext, limitHint: number | null = null): Operator {
+export function buildOperator(plan: Plan, ctx: ExecContext, limitHint: number | null = null, uses: ColumnUses = columnUses(plan)): Operator {
   const env = (op: Operator): CompileEnv => ({
     col: (id) => op.acc(id),
     subquery: (e, arg) => compileSubquery(e, arg, ctx),
@@ -33,20 +36,22 @@ export function buildOperator(plan: Plan, ctx: ExecContext, limitHint: number | 
     case 'rows':
       return new ValuesExec(plan.rows, plan.cols.map((c) => c.id));
     case 'filter': {
-      const input = buildOperator(plan.input, ctx, null);
+      const input = buildOperator(plan.input, ctx, null, uses);
       return new FilterExec(input, compileOn(input)(plan.pred));
     }
     case 'project': {
-      const input = buildOperator(plan.input, ctx, limitHint);
+      const input = buildOperator(plan.input, ctx, limitHint, uses);
       return new ProjectExec(input, plan.exprs, plan.cols.map((c) => c.id), compileOn(input));
     }
     case 'unnest': {
-      const input = buildOperator(plan.input, ctx, null);
+      const hot = hotUnnest(plan, ctx, uses);
+      if (hot) return hot;
+      const input = buildOperator(plan.input, ctx, null, uses);
       return new UnnestExec(input, compileOn(input)(plan.array), plan.outer, plan.col.id, plan.offsetCol?.id ?? null, ctx);
     }
     case 'join': {
-      const left = buildOperator(plan.left, ctx, null);
-      const right = buildOperator(plan.right, ctx, null);
+      const left = buildOperator(plan.left, ctx, null, uses);
+      const right = buildOperator(plan.right, ctx, null, uses);
       const leftIds = plan.left.cols.map((c) => c.id);
       const join = new JoinExec(left, right, leftIds, plan.type, null, null, ctx);
       let on: Accessor | null = null;
@@ -58,30 +63,71 @@ export function buildOperator(plan: Plan, ctx: ExecContext, limitHint: number | 
       return new JoinExec(left, right, leftIds, plan.type, on, equi, ctx);
     }
     case 'aggregate': {
-      const input = buildOperator(plan.input, ctx, null);
+      const input = buildOperator(plan.input, ctx, null, uses);
       return new AggregateExec(input, plan.keys, plan.aggs as Extract<BExpr, { k: 'agg' }>[], plan.cols.map((c) => c.id), compileOn(input));
     }
     case 'sort': {
-      const input = buildOperator(plan.input, ctx, null);
+      const input = buildOperator(plan.input, ctx, null, uses);
       const c = compileOn(input);
       return new SortExec(input, plan.keys.map((k) => ({ acc: c(k.expr), desc: k.desc, nullsFirst: k.nullsFirst })));
     }
     case 'limit': {
       const hint = plan.limit === null ? null : plan.limit + plan.offset;
-      return new LimitExec(buildOperator(plan.input, ctx, hint), plan.limit, plan.offset);
+      return new LimitExec(buildOperator(plan.input, ctx, hint, uses), plan.limit, plan.offset);
     }
     case 'distinct': {
-      const input = buildOperator(plan.input, ctx, null);
+      const input = buildOperator(plan.input, ctx, null, uses);
       return new DistinctExec(input, plan.cols.map((c) => c.id));
     }
     case 'setop': {
       const inputs = plan.inputs.map((p) => {
-        const op = buildOperator(p, ctx, null);
+        const op = buildOperator(p, ctx, null, uses);
         return { op, accs: p.cols.map((c) => op.acc(c.id)) };
       });
       return new SetOpExec(inputs, plan.op, plan.all, plan.cols.map((c) => c.id));
     }
   }
+}
+
+/**
+ * A LEFT JOIN UNNEST chain straight off a scan whose last element is read only through fields the
+ * store keeps as hot columns (and whose inner elements only feed the next unnest) → HotUnnestExec.
+ */
+function hotUnnest(top: Extract<Plan, { k: 'unnest' }>, ctx: ExecContext, uses: ColumnUses): Operator | null {
+  const chain: Extract<Plan, { k: 'unnest' }>[] = [];
+  let p: Plan = top;
+  while (p.k === 'unnest') {
+    if (!p.outer || p.offsetCol) return null;
+    chain.unshift(p);
+    p = p.input;
+  }
+  if (p.k !== 'scan') return null;
+  const scan = p;
+  const first = chain[0]!.array;
+  const firstCol = first.k === 'col' ? scan.cols.find((c) => c.id === first.id) : undefined;
+  if (first.k !== 'col' || !firstCol) return null;
+  const fields: string[] = [];
+  for (let i = 1; i < chain.length; i++) {
+    const a = chain[i]!.array;
+    const prevId = chain[i - 1]!.col.id;
+    if (a.k !== 'field' || a.base.k !== 'col' || a.base.id !== prevId) return null;
+    // The inner element feeds exactly this unnest and nothing else.
+    const u = uses.get(prevId) ?? [];
+    if (u.length !== 1 || u[0] !== a.name) return null;
+    fields.push(a.name);
+  }
+  const leafNames = [...new Set(uses.get(top.col.id) ?? [])];
+  if (!leafNames.length || leafNames.includes('*')) return null;
+  const available = new Set(scan.source.hotKeys ?? []);
+  const keys = leafNames.map((l) => [firstCol.name, ...fields, l].join('.'));
+  if (!scan.source.hotDict || !keys.every((k) => available.has(k))) return null;
+  const exec = new ScanExec(scan, ctx, null, keys);
+  return new HotUnnestExec(exec, {
+    first: exec.acc(first.id),
+    fields,
+    elemIds: chain.map((u) => u.col.id),
+    leaves: leafNames.map((name, i) => ({ name, dict: scan.source.hotDict!(keys[i]!) as readonly HotValue[] })),
+  }, ctx);
 }
 
 /** `l = r` where l reads only left columns and r only right ones (either order) → hash keys. */

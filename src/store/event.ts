@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { parseTimestamp } from '../core/time.ts';
 import type { SourceDef } from './types.ts';
 import type { SchemaTree } from './schema-tree.ts';
-import { InvalidValue, checkString, recordObject, recordValue, type RecordLimits } from './record-json.ts';
+import { InvalidValue, checkString, copyObject, recordCopy, type RecordLimits } from './record-json.ts';
 import { hotValueAt, projectAt, type HotValue } from './hot-paths.ts';
 
 export interface NormalizedEvent {
@@ -78,15 +78,15 @@ export function normalizeEvent(raw: unknown, def: SourceDef, opts: NormalizeOpti
 
   const schema = opts.schema;
   let where = 'metadata';
-  let metadata: string;
-  let extra: string | null = null;
+  let metadata: unknown[];
+  let extra: Record<string, unknown> | null = null;
   try {
     if (typeof msg === 'string') {
       where = messageStandsIn ? 'message' : 'event_message';
       checkString(msg, opts, 'the string');
     }
     where = 'metadata';
-    metadata = md === undefined || md === null ? '[]' : '[' + recordObject(md as Record<string, unknown>, 2, schema === null ? null : schema.metadataNode, schema, opts) + ']';
+    metadata = md === undefined || md === null ? [] : [copyObject(md as Record<string, unknown>, 2, schema === null ? null : schema.metadataNode, schema, opts)];
     for (const k in o) {
       if (k === 'id' || k === 'timestamp' || k === 'event_message' || k === 'metadata' || (messageStandsIn && k === 'message')) continue;
       const v = o[k];
@@ -95,25 +95,21 @@ export function normalizeEvent(raw: unknown, def: SourceDef, opts: NormalizeOpti
       checkString(k, opts, 'the key');
       const node = schema === null ? null : schema.child(schema.root, k, v);
       schema?.noteTopLevel(k);
-      extra = (extra === null ? '{' : extra + ',') + JSON.stringify(k) + ':' + recordValue(v, 2, node, schema, opts);
+      (extra ??= {})[k] = recordCopy(v, 2, node, schema, opts);
     }
   } catch (e) {
     if (e instanceof InvalidValue) return `${where}: ${e.message}`;
     throw e;
   }
-  if (extra !== null) extra += '}';
 
-  const json = '{"id":' + JSON.stringify(id) + ',"timestamp":' + ts + ',"event_message":' + (typeof msg === 'string' ? JSON.stringify(msg) : 'null') + ',"metadata":' + metadata + '}';
-
-  // Concatenation builds a rope of small pieces; reading a character makes V8 flatten it into one
-  // compact string, so the pieces become garbage now instead of living as long as the row.
-  json.charCodeAt(0);
-  if (extra !== null) extra.charCodeAt(0);
+  // One native stringify of a record-shaped copy: a flat string, no rope of small pieces.
+  const json = JSON.stringify({ id, timestamp: ts, event_message: typeof msg === 'string' ? msg : null, metadata });
+  const extraJson = extra === null ? null : JSON.stringify(extra);
 
   let hot = NO_HOT;
   if (opts.hotPaths.length > 0) {
     hot = new Array<HotValue>(opts.hotPaths.length);
     for (let i = 0; i < hot.length; i++) hot[i] = hotValueAt(o, opts.hotPaths[i]!);
   }
-  return { ts, project: projectAt(o, def.projectPath), json, extra, hot };
+  return { ts, project: projectAt(o, def.projectPath), json, extra: extraJson, hot };
 }

@@ -1,8 +1,15 @@
 // Paths read straight from an ingested event: the project ref (SourceDef.projectPath) and the
 // "hot" record paths kept as dictionary-encoded columns (e.g. edge request url and path).
 
+/**
+ * Stored in a hot column when the value there is not exactly what a LEFT JOIN UNNEST chain along the
+ * path would read (an array of several records on the way, or a non-scalar leaf): readers must then
+ * take the row's JSON instead.
+ */
+export const INEXACT: unique symbol = Symbol('inexact hot value');
+
 /** A scalar a hot column can hold; null when the path is absent or not a scalar. */
-export type HotValue = string | number | boolean | null;
+export type HotValue = string | number | boolean | null | typeof INEXACT;
 
 /** Hot paths per source name; the key of a path is its segments joined with '.'. */
 export const DEFAULT_HOT_PATHS: Readonly<Record<string, readonly string[][]>> = {
@@ -34,10 +41,23 @@ export function valueAtPath(event: unknown, path: readonly string[]): unknown {
   return v;
 }
 
-/** The scalar at `path`, or null when absent or not a string, number or boolean. */
+/**
+ * The scalar at `path` as `LEFT JOIN UNNEST` of each record on the way and a field read of the leaf
+ * would see it (one row, that value or NULL), or INEXACT when the chain would give several rows or a
+ * non-scalar value.
+ */
 export function hotValueAt(event: unknown, path: readonly string[]): HotValue {
-  const v = valueAtPath(event, path);
-  return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? v : null;
+  let v: unknown = event;
+  for (let i = 0; i < path.length; i++) {
+    if (Array.isArray(v)) {
+      if (v.length > 1) return INEXACT;
+      v = v[0];
+    }
+    if (typeof v !== 'object' || v === null) return null;
+    v = (v as Record<string, unknown>)[path[i]!];
+  }
+  if (v === undefined || v === null) return null;
+  return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? v : INEXACT;
 }
 
 /** The project ref at `path`: strings as they are, numbers as text, anything else null. */

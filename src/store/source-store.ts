@@ -6,7 +6,7 @@ import type { IngestResult, ScanBatch, ScanSpec, SchemaField, SourceDef, StoreCo
 import { normalizeEvent, type NormalizedEvent, type NormalizeOptions } from './event.ts';
 import { SchemaTree } from './schema-tree.ts';
 import { SAMPLE_EVENTS } from './sample-events.ts';
-import { recordObject } from './record-json.ts';
+import { copyObject } from './record-json.ts';
 import { hotKeyOf, type HotValue } from './hot-paths.ts';
 import { OpenSegment, Segment, mergeSegments, purgeOpen, sealOpen } from './segment.ts';
 import { scanSnapshot } from './scan.ts';
@@ -67,7 +67,7 @@ export class SourceStore {
       const lim = { maxEventDepth: 1000, maxStringBytes: Number.MAX_SAFE_INTEGER };
       const s = this.schemaTree;
       for (const k of Object.keys(sample)) {
-        if (k === 'metadata') recordObject(sample[k] as Record<string, unknown>, 2, s.metadataNode, s, lim);
+        if (k === 'metadata') copyObject(sample[k] as Record<string, unknown>, 2, s.metadataNode, s, lim);
         else if (k !== 'id' && k !== 'timestamp' && k !== 'event_message') { s.child(s.root, k, sample[k]); s.noteTopLevel(k); }
       }
     }
@@ -344,7 +344,7 @@ export class SourceStore {
   }
 
   /** Values of a hot column by dictionary id (id 0 = null). */
-  hotDict(key: string): (string | number | boolean | null)[] {
+  hotDict(key: string): readonly HotValue[] {
     const i = this.hotIndex.get(key);
     if (i === undefined) throw new Error(`unknown hot key "${key}" of ${this.def.name}`);
     return this.hotValues[i]!;

@@ -16,7 +16,7 @@ function ringql(args: string[]) {
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
-describe('ringql query', () => {
+describe('ringql query', { timeout: 60_000 }, () => {
   it('answers logs.all with the HTTP body and a newline', () => {
     const r = ringql(['query', '--endpoint', 'logs.all', '--param', 'project=alpha', ...load, ...NOW]);
     expect(r.code).toBe(0);

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { SourceStore } from '../../src/store/source-store.ts';
 import { sourceByNameOrId } from '../../src/store/sources.ts';
-import { DEFAULT_HOT_PATHS, hotValueAt } from '../../src/store/hot-paths.ts';
+import { DEFAULT_HOT_PATHS, hotValueAt, type HotValue } from '../../src/store/hot-paths.ts';
 import { isRingqlError } from '../../src/core/errors.ts';
 import type { ScanSpec, StoreConfig } from '../../src/store/types.ts';
 
@@ -20,7 +20,7 @@ function config(segmentRows: number, extra: Partial<StoreConfig> = {}): StoreCon
 }
 
 interface ModelRow { id: string; ts: number; seq: number; project: string | null; event: Record<string, unknown> }
-interface GotRow { id: string; ts: number; seq: number; project: string | null; hot: (string | number | boolean | null)[] }
+interface GotRow { id: string; ts: number; seq: number; project: string | null; hot: HotValue[] }
 
 const PROJECTS = ['a', 'b', 'c', null] as const;
 const eventArb = fc.record({

@@ -31,14 +31,27 @@ export class AggregateExec implements Operator {
   next(): unknown[] | null {
     if (this.done) return null;
     this.done = true;
-    const groups = new Map<string, Group>();
+    // Composite keys are joined group keys; a single scalar key is its own Map key (SameValueZero).
+    const groups = new Map<unknown, Group>();
+    const objectGroups = new Map<unknown, Group>();
     const nk = this.keyAccs.length;
+    const key0 = nk === 1 ? this.keyAccs[0]! : null;
     let single: Group | null = nk === 0 ? this.newGroup([]) : null;
+    // Accumulators never keep the argument array, so one scratch array per aggregate serves every row.
+    const scratch = this.argAccs.map((a) => new Array<Value>(a.length));
+    const nAggs = this.argAccs.length;
     for (let b = this.input.next(); b !== null; b = this.input.next()) {
       for (const r of b) {
         let g: Group;
         if (single) g = single;
-        else {
+        else if (key0) {
+          const v = key0(r);
+          const map = v !== null && typeof v === 'object' ? objectGroups : groups;
+          const k = map === groups ? v : groupKey(v);
+          let found = map.get(k);
+          if (!found) { found = this.newGroup([v]); map.set(k, found); }
+          g = found;
+        } else {
           const kv = new Array<Value>(nk);
           let key = '';
           for (let i = 0; i < nk; i++) { kv[i] = this.keyAccs[i]!(r); key += groupKey(kv[i]!) + '\u0001'; }
@@ -46,13 +59,15 @@ export class AggregateExec implements Operator {
           if (!found) { found = this.newGroup(kv); groups.set(key, found); }
           g = found;
         }
-        for (let a = 0; a < g.accs.length; a++) {
+        for (let a = 0; a < nAggs; a++) {
           const accs = this.argAccs[a]!;
-          g.accs[a]!.add(accs.length === 0 ? [] : accs.length === 1 ? [accs[0]!(r)] : accs.map((f) => f(r)));
+          const args = scratch[a]!;
+          for (let j = 0; j < accs.length; j++) args[j] = accs[j]!(r);
+          g.accs[a]!.add(args);
         }
       }
     }
-    const all = single ? [single] : [...groups.values()];
+    const all = single ? [single] : [...groups.values(), ...objectGroups.values()];
     single = null;
     if (!all.length) return null;
     return all.map((g) => [...g.keys, ...g.accs.map((a) => a.result())]);

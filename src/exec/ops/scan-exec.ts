@@ -14,8 +14,10 @@ const BASE_COLUMNS = new Set(['id', 'event_message', 'metadata']);
 export class ScanExec implements Operator {
   private iter: Iterator<ScanBatch> | null = null;
   private readonly accessors = new Map<number, Accessor>();
+  /** Dictionary ids of the requested hot keys for the rows of the last batch, one array per key. */
+  lastHot: Uint32Array[] = [];
 
-  constructor(private readonly plan: ScanPlan, private readonly ctx: ExecContext, private readonly batchHint: number | null) {
+  constructor(private readonly plan: ScanPlan, private readonly ctx: ExecContext, private readonly batchHint: number | null, private readonly hotKeys: string[] = []) {
     const topProject = plan.source.def.projectPath.length === 1 && plan.source.def.projectPath[0] === 'project';
     for (const c of plan.cols) {
       const name = c.name;
@@ -36,6 +38,7 @@ export class ScanExec implements Operator {
     if (p.maxTs !== undefined) { s.maxTs = p.maxTs; s.maxInclusive = p.maxInclusive ?? true; }
     if (p.afterSeq !== undefined) s.afterSeq = p.afterSeq;
     if (this.batchHint !== null) s.batchSize = Math.max(1, Math.min(this.batchHint, 4096));
+    if (this.hotKeys.length) s.hot = this.hotKeys;
     return s;
   }
 
@@ -49,6 +52,7 @@ export class ScanExec implements Operator {
       this.ctx.charge(b.n);
       const rows = new Array<ScanRow>(b.n);
       for (let i = 0; i < b.n; i++) rows[i] = new ScanRow(b.json[i]!, b.ts[i]!, b.project[i] ?? null, b.extra[i] ?? null);
+      if (this.hotKeys.length) this.lastHot = this.hotKeys.map((k) => b.hot.get(k)!);
       return rows;
     }
   }
