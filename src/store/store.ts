@@ -34,8 +34,9 @@ export class Store {
   private readonly byName = new Map<string, SourceStore>();
   private readonly list: SourceStore[];
 
-  constructor(readonly config: StoreConfig) {
-    this.list = SOURCES.map((def) => new SourceStore(def, config, (DEFAULT_HOT_PATHS[def.name] ?? []).map((p) => [...p])));
+  /** `hotPaths` per source name: record paths kept as dictionary columns (tests pass {} to compare). */
+  constructor(readonly config: StoreConfig, hotPaths: Readonly<Record<string, readonly string[][]>> = DEFAULT_HOT_PATHS) {
+    this.list = SOURCES.map((def) => new SourceStore(def, config, (hotPaths[def.name] ?? []).map((p) => [...p])));
     for (const s of this.list) this.byName.set(s.def.name, s);
   }
 
