@@ -80,13 +80,13 @@ export async function queryCommand(argv: string[], io: Io = stdio): Promise<numb
         return 0;
       }
       const r = await service.run({ endpoint, params, redactHeader: false });
-      io.out(r.body + '\n');
+      io.out(r.body.toString('utf8') + '\n');
       return 0;
     }
     const q = parseSavedQuery(sql!);
     const plan = optimize(new Binder({ catalog: service.catalog, params: new Map([...params].map(([k, v]) => [k, v])), nowUs: now }).bindTop(q));
     if (args.has('explain')) { io.out(explainPlan(plan) + '\n'); return 0; }
-    io.out(runToJson(plan, { maxRows: null }).body + '\n');
+    io.out(runToJson(plan, { maxRows: null }).body.toString('utf8') + '\n');
     return 0;
   } catch (err) {
     if (err instanceof RingqlError) { io.out(JSON.stringify(err.toBody()) + '\n'); return 1; }

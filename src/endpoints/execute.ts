@@ -89,7 +89,8 @@ export function planRequest(prep: PreparedEndpoint, req: ResolvedRequest, catalo
 }
 
 export interface ExecuteResult {
-  body: string;
+  /** UTF-8 bytes of `{"result":[...]}`. */
+  body: Buffer;
   rowCount: number;
   truncated: boolean;
   timings: { name: string; ms: number }[];
@@ -106,8 +107,15 @@ export function executePlan(plan: Plan, prep: PreparedEndpoint, redact: boolean,
   const t1 = performance.now();
   const r = runToJson(plan, { maxRows: prep.def.max_limit, budget });
   const t2 = performance.now();
-  const body = redact ? redactJsonText(r.body) : r.body;
+  const body = redact ? redactBody(r.body) : r.body;
   const timings = [{ name: 'plan', ms: planMs }, { name: 'exec', ms: t2 - t1 }];
   if (redact) timings.push({ name: 'redact', ms: performance.now() - t2 });
   return { body, rowCount: r.rowCount, truncated: r.truncated, timings };
+}
+
+/** Redacts a UTF-8 body; the common case (nothing to redact) returns the same bytes. */
+function redactBody(body: Buffer): Buffer {
+  const text = body.toString('utf8');
+  const red = redactJsonText(text);
+  return red === text ? body : Buffer.from(red, 'utf8');
 }

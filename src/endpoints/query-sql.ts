@@ -27,7 +27,7 @@ export function querySql(store: Store, sql: string, opts: SqlOptions): Record<st
 }
 
 export function querySqlJson(store: Store, sql: string, opts: SqlOptions): string {
-  return runToJson(planSql(store, sql, opts), { maxRows: null }).body;
+  return runToJson(planSql(store, sql, opts), { maxRows: null }).body.toString('utf8');
 }
 
 export function explainSql(store: Store, sql: string, opts: SqlOptions): string {

@@ -56,8 +56,8 @@ export interface RunRequest {
 }
 
 export interface RunResponse {
-  /** The full JSON body `{"result":[...]}` as text, ready to write. */
-  body: string;
+  /** The full JSON body `{"result":[...]}` as UTF-8 bytes, ready to write. */
+  body: Buffer;
   rowCount: number;
   truncated: boolean;
   cache: 'HIT' | 'MISS';

@@ -2,12 +2,14 @@
 // events in their stored column order are spliced from the bytes serialised at ingest.
 
 import { RingqlError } from '../core/errors.ts';
+import { BodyWriter } from './body-writer.ts';
 import type { ColInfo, Plan } from '../plan/bound.ts';
 import { buildOperator } from './build.ts';
 import { ExecContext, type Budget } from './context.ts';
 import type { Operator } from './operator.ts';
 import type { ScanRow } from './scan-row.ts';
 import { valueToJson, type Value } from './values.ts';
+
 
 export interface RunOptions {
   /** Rows beyond this are cut (the endpoint's max_limit); null = no cap. */
@@ -16,8 +18,8 @@ export interface RunOptions {
 }
 
 export interface JsonResult {
-  /** `{"result":[...]}` */
-  body: string;
+  /** `{"result":[...]}` as UTF-8 bytes. */
+  body: Buffer;
   rowCount: number;
   truncated: boolean;
   rowsProcessed: number;
@@ -56,18 +58,22 @@ export function runToJson(plan: Plan, opts: RunOptions): JsonResult {
   const splice = spliceAccessor(plan, op);
   const accs = plan.cols.map((c) => op.acc(c.id));
   const keys = plan.cols.map((c, i) => (i === 0 ? '{' : ',') + JSON.stringify(c.name) + ':');
-  const parts: string[] = [];
+  const out = new BodyWriter();
+  out.write('{"result":[');
+  let rows = 0;
   let truncated = false;
   outer: for (let b = op.next(); b !== null; b = op.next()) {
     for (const r of b) {
-      if (cap !== null && parts.length >= cap) { truncated = true; break outer; }
-      if (splice) { parts.push(splice(r).json); continue; }
+      if (cap !== null && rows >= cap) { truncated = true; break outer; }
+      if (rows++ > 0) out.write(',');
+      if (splice) { out.write(splice(r).json); continue; }
       let s = '';
       for (let i = 0; i < accs.length; i++) s += keys[i] + valueToJson(accs[i]!(r));
-      parts.push(accs.length ? s + '}' : '{}');
+      out.write(accs.length ? s + '}' : '{}');
     }
   }
-  return { body: '{"result":[' + parts.join(',') + ']}', rowCount: parts.length, truncated, rowsProcessed: ctx.rowsProcessed };
+  out.write(']}');
+  return { body: out.finish(), rowCount: rows, truncated, rowsProcessed: ctx.rowsProcessed };
 }
 
 /** Runs a plan to plain row objects (tests, the bucket-cache comparisons). */

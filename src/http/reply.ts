@@ -4,7 +4,7 @@
 export interface Reply {
   status: number;
   /** JSON text; absent for 204. */
-  body?: string;
+  body?: string | Buffer;
   headers?: [string, string][];
 }
 

@@ -50,7 +50,7 @@ describe('bucket cache', () => {
         for (const interval of ['minutely', 'hourly', 'daily']) {
           for (const project of ['alpha', 'beta|gamma']) {
             const { cached, full } = await both(svc, interval, project);
-            expect(cached.body).toBe(full.body);
+            expect(cached.body.toString()).toBe(full.body.toString());
             if (cached.cacheKind === 'bucket') warmHits++;
           }
         }
@@ -66,7 +66,7 @@ describe('bucket cache', () => {
     for (let k = 0; k < events.length; k += 300) {
       svc.ingest('edge.logs.prod', events.slice(k, k + 300).map((e) => ({ ...e.event })));
       const { cached, full } = await both(svc, 'daily', 'alpha');
-      expect(cached.body).toBe(full.body);
+      expect(cached.body.toString()).toBe(full.body.toString());
     }
     expect(svc.sources().find((s) => s.name === 'edge.logs.prod')!.evicted).toBeGreaterThan(0);
   });
@@ -80,7 +80,7 @@ describe('bucket cache', () => {
     const second = await svc.run({ endpoint: 'usage.api-counts', params: p, redactHeader: false });
     expect(second.cache).toBe('HIT');
     expect(second.cacheKind).toBe('bucket');
-    const rows = JSON.parse(second.body).result as { total_rest_requests: number }[];
+    const rows = JSON.parse(second.body.toString()).result as { total_rest_requests: number }[];
     expect(rows.reduce((s, x) => s + x.total_rest_requests, 0)).toBe(1);
   });
 });

@@ -34,7 +34,7 @@ describe('result cache', () => {
     expect([a.cache, b.cache, c.cache]).toEqual(['MISS', 'HIT', 'MISS']);
     expect(b.cacheKind).toBe('result');
     expect(b.body).toBe(a.body);
-    expect(c.body).not.toBe(a.body);
+    expect(c.body.toString()).not.toBe(a.body.toString());
   });
 
   it('keys on sql as well', async () => {
@@ -52,11 +52,11 @@ describe('result cache', () => {
     const hit = await run({ project: 'p' });
     expect(hit.cache).toBe('HIT');
     expect(hit.ageSeconds).toBe(59);
-    expect(JSON.parse(hit.body).result[0].n).toBe(1);
+    expect(JSON.parse(hit.body.toString()).result[0].n).toBe(1);
     now = T0 + 60_000_000;
     const miss = await run({ project: 'p' });
     expect(miss.cache).toBe('MISS');
-    expect(JSON.parse(miss.body).result[0].n).toBe(2);
+    expect(JSON.parse(miss.body.toString()).result[0].n).toBe(2);
   });
 
   it('coalesces concurrent misses into one computation', async () => {
@@ -89,11 +89,11 @@ describe('result cache', () => {
 
   it('keeps redacted and unredacted answers apart', async () => {
     const plain = await run({ project: 'p' });
-    expect(plain.body).toContain('10.0.0.1');
+    expect(plain.body.toString()).toContain('10.0.0.1');
     const red = await run({ project: 'p' }, true);
     expect(red.cache).toBe('MISS');
-    expect(red.body).not.toContain('10.0.0.1');
-    expect(red.body).toContain('REDACTED');
+    expect(red.body.toString()).not.toContain('10.0.0.1');
+    expect(red.body.toString()).toContain('REDACTED');
     expect((await run({ project: 'p' }, true)).body).toBe(red.body);
     expect((await run({ project: 'p' })).body).toBe(plain.body);
   });
@@ -111,7 +111,7 @@ describe('result cache', () => {
     const r = await run({ project: 'p' });
     expect(r.cache).toBe('HIT');
     expect(r.ageSeconds).toBe(0);
-    expect(JSON.parse(r.body).result[0].n).toBe(2);
+    expect(JSON.parse(r.body.toString()).result[0].n).toBe(2);
     // nobody asks for a whole cache duration: warming stops and the entry goes
     now = T0 + 11_000_000 + 61_000_000;
     svc.cache.warmNow();

@@ -21,7 +21,7 @@ let events: ModelEvent[];
 
 async function run(params: Record<string, string>) {
   const r = await service.run({ endpoint: 'logs.all', params: new Map(Object.entries(params)), redactHeader: false });
-  return { ...r, rows: (JSON.parse(r.body) as { result: Record<string, unknown>[] }).result };
+  return { ...r, rows: (JSON.parse(r.body.toString()) as { result: Record<string, unknown>[] }).result };
 }
 
 async function runError(params: Record<string, string>): Promise<RingqlError> {
@@ -75,7 +75,7 @@ describe('logs.all default query', () => {
   it('treats empty bounds as absent', async () => {
     const a = await run({ project: 'gamma', iso_timestamp_start: '', iso_timestamp_end: '' });
     const b = await run({ project: 'gamma' });
-    expect(a.body).toBe(b.body);
+    expect(a.body.toString()).toBe(b.body.toString());
   });
 
   it('rejects a missing or empty project and a bound that is not a timestamp', async () => {

@@ -15,7 +15,7 @@ let events: ModelEvent[];
 
 async function run(params: Record<string, string>) {
   const r = await service.run({ endpoint: 'usage.api-counts', params: new Map(Object.entries(params)), redactHeader: false });
-  return (JSON.parse(r.body) as { result: Record<string, unknown>[] }).result;
+  return (JSON.parse(r.body.toString()) as { result: Record<string, unknown>[] }).result;
 }
 
 beforeAll(async () => {
@@ -85,6 +85,6 @@ describe('usage.api-counts', () => {
 
   it('serves the CTEs dates and chart_counts to sandbox queries', async () => {
     const r = await service.run({ endpoint: 'usage.api-counts', params: new Map([['interval', 'hourly'], ['project', 'alpha'], ['sql', 'select count(*) as n from dates']]), redactHeader: false });
-    expect(JSON.parse(r.body)).toEqual({ result: [{ n: 1 }] });
+    expect(JSON.parse(r.body.toString())).toEqual({ result: [{ n: 1 }] });
   });
 });

@@ -37,7 +37,7 @@ export function fakeService(): FakeService {
     runs: [],
     ingests: [],
     runGate: null,
-    runResponse: { body: '{"result":[{"a":1}]}', rowCount: 1, truncated: false, cache: 'MISS', ageSeconds: 0, timings: [{ name: 'plan', ms: 0.12 }, { name: 'exec', ms: 1.5 }] },
+    runResponse: { body: Buffer.from('{"result":[{"a":1}]}'), rowCount: 1, truncated: false, cache: 'MISS', ageSeconds: 0, timings: [{ name: 'plan', ms: 0.12 }, { name: 'exec', ms: 1.5 }] },
     async run(req) {
       svc.runs.push(req);
       if (req.endpoint === 'missing') throw new RingqlError('endpoint_not_found', 'No endpoint missing');

@@ -13,7 +13,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 beforeEach(() => {
   svc.runs.length = 0;
-  svc.runResponse = { body: '{"result":[{"a":1}]}', rowCount: 1, truncated: false, cache: 'MISS', ageSeconds: 0, timings: [{ name: 'plan', ms: 0.12 }, { name: 'exec', ms: 1.5 }] };
+  svc.runResponse = { body: Buffer.from('{"result":[{"a":1}]}'), rowCount: 1, truncated: false, cache: 'MISS', ageSeconds: 0, timings: [{ name: 'plan', ms: 0.12 }, { name: 'exec', ms: 1.5 }] };
 });
 
 const auth = bearer(TOKENS.priv);

@@ -133,7 +133,7 @@ describe('hostile sandbox queries', () => {
 });
 
 describe('legitimate dashboard queries', () => {
-  const run = async (sql: string, project = 'alpha') => JSON.parse((await service.run({ endpoint: 'logs.all', params: new Map([['project', project], ['sql', sql]]), redactHeader: false })).body).result as Record<string, unknown>[];
+  const run = async (sql: string, project = 'alpha') => JSON.parse((await service.run({ endpoint: 'logs.all', params: new Map([['project', project], ['sql', sql]]), redactHeader: false })).body.toString()).result as Record<string, unknown>[];
 
   it('list with an unnest chain and implicit column names', async () => {
     const rows = await run(`select id, timestamp, event_message, request.method, request.path, response.status_code
