@@ -4,7 +4,7 @@
 import { RingqlError } from '../core/errors.ts';
 import type { BExpr, Plan } from '../plan/bound.ts';
 import { compileExpr, type Accessor, type CompileEnv } from '../fn/compile-expr.ts';
-import { columnIds } from '../plan/expr-util.ts';
+import { columnIds, mapChildren } from '../plan/expr-util.ts';
 import type { ExecContext } from './context.ts';
 import type { Operator } from './operator.ts';
 import { ScanExec } from './ops/scan-exec.ts';
@@ -36,6 +36,11 @@ export function buildOperator(plan: Plan, ctx: ExecContext, limitHint: number | 
     case 'rows':
       return new ValuesExec(plan.rows, plan.cols.map((c) => c.id));
     case 'filter': {
+      const hot = plan.input.k === 'unnest' ? hotUnnest(plan.input, ctx, uses) : null;
+      if (hot) {
+        hot.setFilter({ pred: compileOn(hot)(plan.pred), memoLeaf: memoLeaf(plan.pred, plan.input as Extract<Plan, { k: 'unnest' }>, hot) });
+        return hot;
+      }
       const input = buildOperator(plan.input, ctx, null, uses);
       return new FilterExec(input, compileOn(input)(plan.pred));
     }
@@ -93,7 +98,7 @@ export function buildOperator(plan: Plan, ctx: ExecContext, limitHint: number | 
  * A LEFT JOIN UNNEST chain straight off a scan whose last element is read only through fields the
  * store keeps as hot columns (and whose inner elements only feed the next unnest) → HotUnnestExec.
  */
-function hotUnnest(top: Extract<Plan, { k: 'unnest' }>, ctx: ExecContext, uses: ColumnUses): Operator | null {
+function hotUnnest(top: Extract<Plan, { k: 'unnest' }>, ctx: ExecContext, uses: ColumnUses): HotUnnestExec | null {
   const chain: Extract<Plan, { k: 'unnest' }>[] = [];
   let p: Plan = top;
   while (p.k === 'unnest') {
@@ -128,6 +133,24 @@ function hotUnnest(top: Extract<Plan, { k: 'unnest' }>, ctx: ExecContext, uses: 
     elemIds: chain.map((u) => u.col.id),
     leaves: leafNames.map((name, i) => ({ name, dict: scan.source.hotDict!(keys[i]!) as readonly HotValue[] })),
   }, ctx);
+}
+
+/** The leaf index when `pred` reads nothing but one leaf of the chain's last element (memoised per value). */
+function memoLeaf(pred: BExpr, top: Extract<Plan, { k: 'unnest' }>, hot: HotUnnestExec): number | null {
+  const ids = columnIds(pred);
+  if (ids.size !== 1 || !ids.has(top.col.id)) return null;
+  const names = new Set<string>();
+  let whole = false;
+  const walk = (e: BExpr): void => {
+    if (e.k === 'field' && e.base.k === 'col') { names.add(e.name); return; }
+    if (e.k === 'col') { whole = true; return; }
+    if (e.k === 'subquery') { whole = true; return; }
+    mapChildren(e, (c) => { walk(c); return c; });
+  };
+  walk(pred);
+  if (whole || names.size !== 1) return null;
+  const i = hot.leafIndex([...names][0]!);
+  return i < 0 ? null : i;
 }
 
 /** `l = r` where l reads only left columns and r only right ones (either order) → hash keys. */

@@ -48,6 +48,12 @@ const QUERIES = [
   `select t.id, r.url, r.path from \`edge.logs.prod\` t left join unnest(t.metadata) as m left join unnest(m.request) as r order by t.id, r.url, r.path`,
   `select count(*) as n, countif(r.url is null) as no_url, countif(r.path is null) as no_path
    from \`edge.logs.prod\` t left join unnest(t.metadata) m left join unnest(m.request) r`,
+  // Filters fused into the hot chain: one leaf (memoised per value), two leaves, a leaf and a scan column.
+  `select t.id from \`edge.logs.prod\` t left join unnest(t.metadata) m left join unnest(m.request) r where r.url is null order by t.id`,
+  `select t.id, r.path from \`edge.logs.prod\` t left join unnest(t.metadata) m left join unnest(m.request) r
+   where r.path like '/rest%' or r.url like '%p1%' order by t.id, r.path`,
+  `select t.id from \`edge.logs.prod\` t left join unnest(t.metadata) m left join unnest(m.request) r
+   where starts_with(r.path, '/storage') and t.project = 'p2' order by t.id`,
 ];
 
 describe('hot unnest chain', () => {

@@ -1,6 +1,7 @@
 // HotUnnestExec: a chain of LEFT JOIN UNNESTs from a scan (`unnest(metadata) m`, `unnest(m.request) r`)
 // whose last element is read only as `r.<leaf>` for leaves the store keeps as hot dictionary columns.
 // Rows whose hot values are exact skip JSON parsing entirely; the rest take the generic unnest path.
+// A filter above it can be fused in: when it reads one leaf only, it runs once per dictionary value.
 
 import { readField, type Accessor } from '../../fn/compile-expr.ts';
 import type { ExecContext } from '../context.ts';
@@ -21,23 +22,55 @@ export interface HotChain {
   leaves: { name: string; dict: readonly HotValue[] }[];
 }
 
+/** A fused filter: `pred` on output rows; `memoLeaf` set when it reads nothing but that one leaf. */
+export interface HotFilter {
+  pred: Accessor;
+  memoLeaf: number | null;
+}
+
+const UNKNOWN = 0, PASS = 1, FAIL = 2;
+
 /** Output rows are [scanRow, elem1, ..., elemK]; on the fast path only elemK (a record of the leaves) is set. */
 export class HotUnnestExec implements Operator {
   private readonly depth: number;
+  private filter: HotFilter | null = null;
+  private memo: Uint8Array | null = null;
 
   constructor(private readonly scan: ScanExec, private readonly chain: HotChain, private readonly ctx: ExecContext) {
     this.depth = chain.elemIds.length;
   }
 
+  leafIndex(name: string): number {
+    return this.chain.leaves.findIndex((l) => l.name === name);
+  }
+
+  /** Fuses a filter compiled against this operator's own accessors. */
+  setFilter(f: HotFilter): void {
+    this.filter = f;
+  }
+
   next(): unknown[] | null {
     const { leaves } = this.chain;
     const k = this.depth;
+    const filter = this.filter;
+    const memoLeaf = filter?.memoLeaf ?? null;
+    if (memoLeaf !== null && this.memo === null) this.memo = new Uint8Array(leaves[memoLeaf]!.dict.length);
+    const memo = this.memo;
     for (;;) {
-      const rows = this.scan.next();
-      if (rows === null) return null;
+      const b = this.scan.nextRaw();
+      if (b === null) return null;
       const hot = this.scan.lastHot;
       const out: unknown[] = [];
-      for (let i = 0; i < rows.length; i++) {
+      for (let i = 0; i < b.n; i++) {
+        let known = UNKNOWN;
+        let id = 0;
+        if (memo !== null) {
+          id = hot[memoLeaf!]![i]!;
+          if (id < memo.length) {
+            known = memo[id]!;
+            if (known === FAIL) continue;
+          }
+        }
         const rec: Record<string, Value> = {};
         let exact = true;
         for (let l = 0; l < leaves.length; l++) {
@@ -45,12 +78,16 @@ export class HotUnnestExec implements Operator {
           if (v === INEXACT || v === undefined) { exact = false; break; }
           rec[leaves[l]!.name] = v;
         }
-        if (exact) {
-          const row = new Array<unknown>(k + 1);
-          row[0] = rows[i];
-          row[k] = rec;
-          out.push(row);
-        } else this.expand(rows[i] as ScanRow, out);
+        if (!exact) { this.expand(this.scan.rowOf(b, i), out); continue; }
+        const row = new Array<unknown>(k + 1);
+        row[0] = this.scan.rowOf(b, i);
+        row[k] = rec;
+        if (filter !== null && known !== PASS) {
+          const ok = filter.pred(row) === true;
+          if (memo !== null && id < memo.length) memo[id] = ok ? PASS : FAIL;
+          if (!ok) continue;
+        }
+        out.push(row);
       }
       this.ctx.charge(out.length);
       if (out.length) return out;
@@ -60,8 +97,13 @@ export class HotUnnestExec implements Operator {
   /** The generic LEFT JOIN UNNEST chain for one row (several records on the way, odd leaves). */
   private expand(row: ScanRow, out: unknown[]): void {
     const k = this.depth;
+    const pred = this.filter?.pred ?? null;
     const walk = (vals: Value[], d: number): void => {
-      if (d === k) { out.push([row, ...vals]); return; }
+      if (d === k) {
+        const r = [row, ...vals];
+        if (pred === null || pred(r) === true) out.push(r);
+        return;
+      }
       const arr = d === 0 ? this.chain.first(row) : readField(vals[d - 1]!, this.chain.fields[d - 1]!);
       const elems = Array.isArray(arr) ? arr : arr !== null && typeof arr === 'object' ? [arr] : null;
       if (elems && elems.length) for (const e of elems) walk([...vals, e ?? null], d + 1);

@@ -42,6 +42,24 @@ export class ScanExec implements Operator {
     return s;
   }
 
+  /** The next non-empty store batch as is (rows made on demand with rowOf); sets lastHot. */
+  nextRaw(): ScanBatch | null {
+    this.iter ??= this.plan.source.scan(this.spec())[Symbol.iterator]();
+    for (;;) {
+      const r = this.iter.next();
+      if (r.done) return null;
+      const b = r.value;
+      if (b.n === 0) continue;
+      this.ctx.charge(b.n);
+      if (this.hotKeys.length) this.lastHot = this.hotKeys.map((k) => b.hot.get(k)!);
+      return b;
+    }
+  }
+
+  rowOf(b: ScanBatch, i: number): ScanRow {
+    return new ScanRow(b.json[i]!, b.ts[i]!, b.project[i] ?? null, b.extra[i] ?? null);
+  }
+
   next(): unknown[] | null {
     this.iter ??= this.plan.source.scan(this.spec())[Symbol.iterator]();
     for (;;) {
