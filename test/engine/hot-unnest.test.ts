@@ -53,7 +53,7 @@ const QUERIES = [
   `select t.id, r.path from \`edge.logs.prod\` t left join unnest(t.metadata) m left join unnest(m.request) r
    where r.path like '/rest%' or r.url like '%p1%' order by t.id, r.path`,
   `select t.id from \`edge.logs.prod\` t left join unnest(t.metadata) m left join unnest(m.request) r
-   where starts_with(r.path, '/storage') and t.project = 'p2' order by t.id`,
+   where starts_with(r.path, '/storage') and t.project = 'p1' order by t.id`,
 ];
 
 describe('hot unnest chain', () => {
