@@ -95,22 +95,33 @@ export function buildOperator(plan: Plan, ctx: ExecContext, limitHint: number | 
 }
 
 /**
- * A LEFT JOIN UNNEST chain straight off a scan whose last element is read only through fields the
- * store keeps as hot columns (and whose inner elements only feed the next unnest) → HotUnnestExec.
+ * A JOIN UNNEST chain (LEFT or CROSS) straight off a scan whose last element is read only through fields
+ * the store keeps as hot columns (and whose inner elements only feed the next unnest) → HotUnnestExec.
  */
 function hotUnnest(top: Extract<Plan, { k: 'unnest' }>, ctx: ExecContext, uses: ColumnUses): HotUnnestExec | null {
   const chain: Extract<Plan, { k: 'unnest' }>[] = [];
   let p: Plan = top;
   while (p.k === 'unnest') {
-    if (!p.outer || p.offsetCol) return null;
+    if (p.offsetCol) return null;
     chain.unshift(p);
+    p = p.input;
+  }
+  // A projection of plain scan columns (a CTE such as logs.all's edge_logs) may sit below the chain.
+  const alias = new Map<number, number>();
+  if (p.k === 'project' && p.input.k === 'scan') {
+    for (let i = 0; i < p.exprs.length; i++) {
+      const e = p.exprs[i]!;
+      if (e.k !== 'col') return null;
+      alias.set(p.cols[i]!.id, e.id);
+    }
     p = p.input;
   }
   if (p.k !== 'scan') return null;
   const scan = p;
   const first = chain[0]!.array;
-  const firstCol = first.k === 'col' ? scan.cols.find((c) => c.id === first.id) : undefined;
-  if (first.k !== 'col' || !firstCol) return null;
+  const firstId = first.k === 'col' ? (alias.get(first.id) ?? first.id) : -1;
+  const firstCol = scan.cols.find((c) => c.id === firstId);
+  if (!firstCol) return null;
   const fields: string[] = [];
   for (let i = 1; i < chain.length; i++) {
     const a = chain[i]!.array;
@@ -127,10 +138,11 @@ function hotUnnest(top: Extract<Plan, { k: 'unnest' }>, ctx: ExecContext, uses: 
   const keys = leafNames.map((l) => [firstCol.name, ...fields, l].join('.'));
   if (!scan.source.hotDict || !keys.every((k) => available.has(k))) return null;
   const exec = new ScanExec(scan, ctx, null, keys);
-  return new HotUnnestExec(exec, {
-    first: exec.acc(first.id),
+  return new HotUnnestExec(exec, alias, {
+    first: exec.acc(firstCol.id),
     fields,
     elemIds: chain.map((u) => u.col.id),
+    outer: chain.map((u) => u.outer),
     leaves: leafNames.map((name, i) => ({ name, dict: scan.source.hotDict!(keys[i]!) as readonly HotValue[] })),
   }, ctx);
 }

@@ -18,8 +18,41 @@ export class ScanRow {
     return (this.parsed ??= JSON.parse(this.json) as Record<string, Value>);
   }
 
+  /**
+   * `id` or `event_message` read straight from the stored text, which always starts
+   * `{"id":<string>,"timestamp":<int>,"event_message":<string|null>,` (src/store/event.ts), so a
+   * single column needs no parse of the whole event.
+   */
+  head(name: 'id' | 'event_message'): Value {
+    if (this.parsed !== undefined) return this.parsed[name] ?? null;
+    const j = this.json;
+    let at = 6; // after {"id":
+    if (name === 'event_message') {
+      const end = stringEnd(j, at);
+      const ts = j.indexOf(',"event_message":', end);
+      if (end < 0 || ts < 0) return this.base()[name] ?? null;
+      at = ts + 17;
+      if (j.startsWith('null', at)) return null;
+    }
+    const end = stringEnd(j, at);
+    if (end < 0) return this.base()[name] ?? null;
+    const lit = j.slice(at, end);
+    return lit.includes('\\') ? (JSON.parse(lit) as string) : lit.slice(1, -1);
+  }
+
   /** The event's other top-level columns, parsed once ({} when none). */
   extras(): Record<string, Value> {
     return (this.extraParsed ??= this.extra === null ? {} : (JSON.parse(this.extra) as Record<string, Value>));
   }
+}
+
+/** Index just past the JSON string literal that starts at `at` (a '"'), or -1 when none starts there. */
+function stringEnd(j: string, at: number): number {
+  if (j.charCodeAt(at) !== 34) return -1;
+  for (let i = at + 1; i < j.length; i++) {
+    const c = j.charCodeAt(i);
+    if (c === 92) i++;
+    else if (c === 34) return i + 1;
+  }
+  return -1;
 }

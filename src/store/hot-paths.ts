@@ -2,9 +2,9 @@
 // "hot" record paths kept as dictionary-encoded columns (e.g. edge request url and path).
 
 /**
- * Stored in a hot column when the value there is not exactly what a LEFT JOIN UNNEST chain along the
- * path would read (an array of several records on the way, or a non-scalar leaf): readers must then
- * take the row's JSON instead.
+ * Stored in a hot column unless every record on the path exists exactly once and the leaf is a scalar
+ * or absent — i.e. unless a JOIN UNNEST chain along the path (LEFT or CROSS alike) gives exactly one
+ * row holding that value. Readers must then take the row's JSON instead.
  */
 export const INEXACT: unique symbol = Symbol('inexact hot value');
 
@@ -16,6 +16,7 @@ export const DEFAULT_HOT_PATHS: Readonly<Record<string, readonly string[][]>> = 
   'edge.logs.prod': [
     ['metadata', 'request', 'url'],
     ['metadata', 'request', 'path'],
+    ['metadata', 'request', 'method'],
   ],
 };
 
@@ -42,18 +43,18 @@ export function valueAtPath(event: unknown, path: readonly string[]): unknown {
 }
 
 /**
- * The scalar at `path` as `LEFT JOIN UNNEST` of each record on the way and a field read of the leaf
- * would see it (one row, that value or NULL), or INEXACT when the chain would give several rows or a
- * non-scalar value.
+ * The scalar at `path` as a JOIN UNNEST of each record on the way and a field read of the leaf would
+ * see it (exactly one row, that value or NULL), or INEXACT when the chain would give no row, several
+ * rows or a non-scalar value.
  */
 export function hotValueAt(event: unknown, path: readonly string[]): HotValue {
   let v: unknown = event;
   for (let i = 0; i < path.length; i++) {
     if (Array.isArray(v)) {
-      if (v.length > 1) return INEXACT;
+      if (v.length !== 1) return INEXACT;
       v = v[0];
     }
-    if (typeof v !== 'object' || v === null) return null;
+    if (typeof v !== 'object' || v === null) return INEXACT;
     v = (v as Record<string, unknown>)[path[i]!];
   }
   if (v === undefined || v === null) return null;

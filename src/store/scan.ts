@@ -166,10 +166,11 @@ function newBatch(size: number, hotKeys: readonly string[]): ScanBatch {
   };
 }
 
-/** Rows of a snapshot matching spec, in batches of spec.batchSize (1024 by default). */
+/** Rows of a snapshot matching spec, in batches of spec.batchSize (1024 by default), the first ones smaller when spec.firstBatchSize asks. */
 export function* scanSnapshot(snap: ScanSnapshot, spec: ScanSpec): Generator<ScanBatch, void, undefined> {
   if (snap.pid === -1) return;
-  const size = Math.max(1, Math.floor(spec.batchSize ?? 1024));
+  const maxSize = Math.max(1, Math.floor(spec.batchSize ?? 1024));
+  let size = Math.max(1, Math.min(maxSize, Math.floor(spec.firstBatchSize ?? maxSize)));
   const b = bounds(spec, snap.watermark);
   if (b.lo > b.hi || (b.lo === b.hi && (b.loStrict || b.hiStrict))) return;
   const afterSeq = spec.afterSeq ?? -Infinity;
@@ -237,6 +238,7 @@ export function* scanSnapshot(snap: ScanSnapshot, spec: ScanSpec): Generator<Sca
       if (batch.n === size) {
         c.pos = pos;
         yield batch;
+        size = Math.min(maxSize, size * 2);
         batch = newBatch(size, hotKeys);
         hotOut = hotKeys.map((k) => batch.hot.get(k)!);
       }

@@ -49,6 +49,8 @@ export interface ScanSpec {
   hot?: string[];
   /** Rows per batch (default 1024). */
   batchSize?: number;
+  /** Size of the first batch; later ones double up to batchSize (a consumer that may stop early reads less). */
+  firstBatchSize?: number;
 }
 
 /** A batch of scanned rows; arrays are parallel and valid for indices [0, n). */

@@ -114,10 +114,13 @@ describe('project and hot paths', () => {
     expect(hotValueAt({ metadata: { request: [{ url: 'u' }, { url: 'v' }] } }, ['metadata', 'request', 'url'])).toBe(INEXACT);
     expect(hotValueAt({ metadata: { request: { url: { x: 1 } } } }, ['metadata', 'request', 'url'])).toBe(INEXACT);
     expect(hotValueAt({ metadata: { request: { url: ['u'] } } }, ['metadata', 'request', 'url'])).toBe(INEXACT);
-    expect(hotValueAt({ metadata: { request: [] } }, ['metadata', 'request', 'url'])).toBeNull();
-    expect(hotValueAt({ metadata: { request: 'text' } }, ['metadata', 'request', 'url'])).toBeNull();
+    // No record on the way: LEFT and CROSS JOIN UNNEST disagree, so the row must be read from JSON.
+    expect(hotValueAt({ metadata: { request: [] } }, ['metadata', 'request', 'url'])).toBe(INEXACT);
+    expect(hotValueAt({ metadata: { request: 'text' } }, ['metadata', 'request', 'url'])).toBe(INEXACT);
+    expect(hotValueAt({ metadata: {} }, ['metadata', 'request', 'url'])).toBe(INEXACT);
+    expect(hotValueAt({ metadata: { request: {} } }, ['metadata', 'request', 'url'])).toBeNull();
     expect(hotValueAt({ metadata: { request: { url: 7 } } }, ['metadata', 'request', 'url'])).toBe(7);
-    expect(hotValueAt({}, ['metadata', 'request', 'url'])).toBeNull();
+    expect(hotValueAt({}, ['metadata', 'request', 'url'])).toBe(INEXACT);
     const r = norm({ metadata: { request: { url: 'u', path: '/p' } } }, edge, { hotPaths: [['metadata', 'request', 'url'], ['metadata', 'request', 'path']] });
     expect(r.hot).toEqual(['u', '/p']);
   });

@@ -122,7 +122,7 @@ describe('Store and its configuration', () => {
       expect(store.source(s.def.id)).toBe(s);
     }
     expect(store.source('nope')).toBeUndefined();
-    expect(store.source('edge.logs.prod')!.hotKeys).toEqual(['metadata.request.url', 'metadata.request.path']);
+    expect(store.source('edge.logs.prod')!.hotKeys).toEqual(['metadata.request.url', 'metadata.request.path', 'metadata.request.method']);
     expect(store.source('postgres.logs')!.hotKeys).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
-// HotUnnestExec: a chain of LEFT JOIN UNNESTs from a scan (`unnest(metadata) m`, `unnest(m.request) r`)
-// whose last element is read only as `r.<leaf>` for leaves the store keeps as hot dictionary columns.
-// Rows whose hot values are exact skip JSON parsing entirely; the rest take the generic unnest path.
+// HotUnnestExec: a chain of JOIN UNNESTs from a scan (`unnest(metadata) m`, `unnest(m.request) r`) whose
+// last element is read only as `r.<leaf>` for leaves the store keeps as hot dictionary columns. Rows whose
+// hot values are exact (one record at each step: LEFT and CROSS agree) skip JSON parsing entirely; the
+// rest take the generic unnest path.
 // A filter above it can be fused in: when it reads one leaf only, it runs once per dictionary value.
 
 import { readField, type Accessor } from '../../fn/compile-expr.ts';
@@ -18,6 +19,8 @@ export interface HotChain {
   fields: string[];
   /** Column id of each unnest's element, bottom first. */
   elemIds: number[];
+  /** LEFT (true) or CROSS (false) per unnest, bottom first. */
+  outer: boolean[];
   /** Leaves read on the last element, each with its dictionary (aligned with the scan's hot keys). */
   leaves: { name: string; dict: readonly HotValue[] }[];
 }
@@ -36,7 +39,8 @@ export class HotUnnestExec implements Operator {
   private filter: HotFilter | null = null;
   private memo: Uint8Array | null = null;
 
-  constructor(private readonly scan: ScanExec, private readonly chain: HotChain, private readonly ctx: ExecContext) {
+  /** `alias` maps the columns of a plain projection between the chain and the scan to scan columns. */
+  constructor(private readonly scan: ScanExec, private readonly alias: ReadonlyMap<number, number>, private readonly chain: HotChain, private readonly ctx: ExecContext) {
     this.depth = chain.elemIds.length;
   }
 
@@ -94,7 +98,7 @@ export class HotUnnestExec implements Operator {
     }
   }
 
-  /** The generic LEFT JOIN UNNEST chain for one row (several records on the way, odd leaves). */
+  /** The generic JOIN UNNEST chain for one row (records missing or repeated on the way, odd leaves). */
   private expand(row: ScanRow, out: unknown[]): void {
     const k = this.depth;
     const pred = this.filter?.pred ?? null;
@@ -107,7 +111,7 @@ export class HotUnnestExec implements Operator {
       const arr = d === 0 ? this.chain.first(row) : readField(vals[d - 1]!, this.chain.fields[d - 1]!);
       const elems = Array.isArray(arr) ? arr : arr !== null && typeof arr === 'object' ? [arr] : null;
       if (elems && elems.length) for (const e of elems) walk([...vals, e ?? null], d + 1);
-      else walk([...vals, null], d + 1);
+      else if (this.chain.outer[d]) walk([...vals, null], d + 1);
     };
     walk([], 0);
   }
@@ -115,7 +119,7 @@ export class HotUnnestExec implements Operator {
   acc(id: number): Accessor {
     const j = this.chain.elemIds.indexOf(id);
     if (j >= 0) return (r) => ((r as unknown[])[j + 1] ?? null) as Value;
-    const inner = this.scan.acc(id);
+    const inner = this.scan.acc(this.alias.get(id) ?? id);
     return (r) => inner((r as unknown[])[0]);
   }
 

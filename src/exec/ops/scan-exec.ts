@@ -24,6 +24,7 @@ export class ScanExec implements Operator {
       let a: Accessor;
       if (name === 'timestamp') a = (r) => (r as ScanRow).ts;
       else if (name === 'project' && topProject) a = (r) => (r as ScanRow).project;
+      else if (name === 'id' || name === 'event_message') a = (r) => (r as ScanRow).head(name);
       else if (BASE_COLUMNS.has(name)) a = (r) => (r as ScanRow).base()[name] ?? null;
       else a = (r) => (r as ScanRow).extras()[name] ?? (null as Value);
       this.accessors.set(c.id, a);
@@ -38,6 +39,8 @@ export class ScanExec implements Operator {
     if (p.maxTs !== undefined) { s.maxTs = p.maxTs; s.maxInclusive = p.maxInclusive ?? true; }
     if (p.afterSeq !== undefined) s.afterSeq = p.afterSeq;
     if (this.batchHint !== null) s.batchSize = Math.max(1, Math.min(this.batchHint, 4096));
+    // An ordered scan usually feeds a LIMIT somewhere above (possibly behind a filter): start small.
+    else if (p.order !== 'any') s.firstBatchSize = 64;
     if (this.hotKeys.length) s.hot = this.hotKeys;
     return s;
   }
