@@ -9,6 +9,7 @@ import type { ExecContext } from './context.ts';
 import type { Operator } from './operator.ts';
 import { ScanExec } from './ops/scan-exec.ts';
 import { HotUnnestExec } from './ops/hot-unnest-exec.ts';
+import { FIXED_TRUNC_US, HotBucketAggExec, type HotCounter } from './ops/hot-bucket-agg-exec.ts';
 import { columnUses, type ColumnUses } from './column-uses.ts';
 import { FilterExec, LimitExec, ProjectExec, ValuesExec } from './ops/row-ops.ts';
 import { UnnestExec } from './ops/unnest-exec.ts';
@@ -68,6 +69,8 @@ export function buildOperator(plan: Plan, ctx: ExecContext, limitHint: number | 
       return new JoinExec(left, right, leftIds, plan.type, on, equi, ctx);
     }
     case 'aggregate': {
+      const fast = hotBucketAgg(plan, ctx, uses, compileOn);
+      if (fast) return fast;
       const input = buildOperator(plan.input, ctx, null, uses);
       return new AggregateExec(input, plan.keys, plan.aggs as Extract<BExpr, { k: 'agg' }>[], plan.cols.map((c) => c.id), compileOn(input));
     }
@@ -145,6 +148,40 @@ function hotUnnest(top: Extract<Plan, { k: 'unnest' }>, ctx: ExecContext, uses: 
     outer: chain.map((u) => u.outer),
     leaves: leafNames.map((name, i) => ({ name, dict: scan.source.hotDict!(keys[i]!) as readonly HotValue[] })),
   }, ctx);
+}
+
+/**
+ * `GROUP BY TIMESTAMP_TRUNC(timestamp, MINUTE|HOUR|DAY|...)` with COUNT/COUNTIF counters whose arguments
+ * each read one hot leaf, over a (filtered) hot unnest chain → the vectorised HotBucketAggExec.
+ */
+function hotBucketAgg(plan: Extract<Plan, { k: 'aggregate' }>, ctx: ExecContext, uses: ColumnUses, compileOn: (op: Operator) => (e: BExpr) => Accessor): Operator | null {
+  if (plan.keys.length !== 1) return null;
+  const key = plan.keys[0]!;
+  if (key.k !== 'call' || key.fn.name.toUpperCase() !== 'TIMESTAMP_TRUNC' || key.args.length !== 2) return null;
+  const [tsArg, unitArg] = key.args as [BExpr, BExpr];
+  if (tsArg.k !== 'col' || unitArg.k !== 'const' || typeof unitArg.value !== 'string') return null;
+  const unit = unitArg.value.toUpperCase();
+  if (FIXED_TRUNC_US[unit] === undefined) return null;
+  const filter = plan.input.k === 'filter' ? plan.input : null;
+  const chainTop = filter ? filter.input : plan.input;
+  if (chainTop.k !== 'unnest') return null;
+  for (const a of plan.aggs) {
+    if (a.k !== 'agg' || a.distinct) return null;
+    const name = a.agg.name.toUpperCase();
+    if (!((name === 'COUNT' && (a.star || a.args.length === 1)) || (name === 'COUNTIF' && a.args.length === 1))) return null;
+  }
+  const hot = hotUnnest(chainTop, ctx, uses);
+  if (!hot || hot.scanColumnName(tsArg.id) !== 'timestamp') return null;
+  const counters: HotCounter[] = [];
+  for (const a of plan.aggs as Extract<BExpr, { k: 'agg' }>[]) {
+    const kind = a.agg.name.toUpperCase() === 'COUNTIF' ? 'countif' : 'count';
+    if (a.star || !a.args.length) { counters.push({ kind, arg: null, leaf: -1 }); continue; }
+    const leaf = memoLeaf(a.args[0]!, chainTop, hot);
+    if (leaf === null) return null;
+    counters.push({ kind, arg: compileOn(hot)(a.args[0]!), leaf });
+  }
+  if (filter) hot.setFilter({ pred: compileOn(hot)(filter.pred), memoLeaf: memoLeaf(filter.pred, chainTop, hot) });
+  return new HotBucketAggExec(hot, unit, compileOn(hot)(key), counters, plan.cols.map((c) => c.id));
 }
 
 /** The leaf index when `pred` reads nothing but one leaf of the chain's last element (memoised per value). */

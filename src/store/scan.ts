@@ -62,9 +62,14 @@ function overlaps(seg: Segment, b: Bounds): boolean {
   return true;
 }
 
-function segmentCursor(seg: Segment, pid: number | undefined, b: Bounds, step: 1 | -1): Cursor | null {
+function segmentCursor(seg: Segment, pid: number | undefined, b: Bounds, step: 1 | -1, anyOrder: boolean): Cursor | null {
   let from: number, to: number, perm: Uint32Array | null;
-  if (pid === undefined) {
+  if (pid === undefined && anyOrder && inside(seg, b)) {
+    // Every row qualifies and order does not matter: read in storage order (sequential memory, no permutation).
+    perm = null;
+    from = 0;
+    to = seg.n;
+  } else if (pid === undefined) {
     perm = seg.byTs;
     from = (b.loStrict ? upperBoundPerm : lowerBoundPerm)(seg.ts, perm, 0, seg.n, b.lo);
     to = (b.hiStrict ? lowerBoundPerm : upperBoundPerm)(seg.ts, perm, from, seg.n, b.hi);
@@ -77,6 +82,13 @@ function segmentCursor(seg: Segment, pid: number | undefined, b: Bounds, step: 1
   }
   if (from >= to) return null;
   return step === 1 ? new Cursor(seg, perm, from, to, 1) : new Cursor(seg, perm, to - 1, from - 1, -1);
+}
+
+/** Is every row of seg within the bounds? */
+function inside(seg: Segment, b: Bounds): boolean {
+  const aboveLo = b.loStrict ? seg.minTs > b.lo : seg.minTs >= b.lo;
+  const belowHi = b.hiStrict ? seg.maxTs < b.hi : seg.maxTs <= b.hi;
+  return aboveLo && belowHi;
 }
 
 function openCursor(open: OpenSegment, pid: number | undefined, b: Bounds, step: 1 | -1): Cursor | null {
@@ -213,7 +225,7 @@ export function* scanSnapshot(snap: ScanSnapshot, spec: ScanSpec): Generator<Sca
         heap.push(oc);
         oc = null;
       } else if (pi < pending.length && (heap.size === 0 || (merge && pb > topKey))) {
-        const c = segmentCursor(pending[pi++]!, pid, b, step);
+        const c = segmentCursor(pending[pi++]!, pid, b, step, !merge);
         if (c !== null) heap.push(c);
       } else break;
     }

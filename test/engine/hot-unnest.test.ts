@@ -59,6 +59,14 @@ const QUERIES = [
   `select t.id, r.method from \`edge.logs.prod\` t cross join unnest(t.metadata) m left join unnest(m.request) r order by t.id, r.method`,
   `select t.id, t.timestamp, r.method, r.path from \`edge.logs.prod\` t cross join unnest(t.metadata) m cross join unnest(m.request) r
    where r.path like '/rest%' order by t.timestamp desc, t.id limit 7`,
+  // Vectorised time buckets: COUNT(*), COUNT(leaf), COUNTIF(leaf) with and without a fused filter.
+  `select timestamp_trunc(t.timestamp, minute) as m, count(*) as n, count(r.url) as urls, countif(r.method = 'GET') as gets
+   from \`edge.logs.prod\` t cross join unnest(t.metadata) m cross join unnest(m.request) r group by m order by m`,
+  `select timestamp_trunc(t.timestamp, day) as d, countif(regexp_contains(r.path, '/storage')) as s, count(*) as n
+   from \`edge.logs.prod\` t left join unnest(t.metadata) m left join unnest(m.request) r
+   where regexp_contains(r.url, 'p1') group by 1 order by 1`,
+  `select timestamp_trunc(t.timestamp, hour) as h, countif(r.path is null) as no_path
+   from \`edge.logs.prod\` t left join unnest(t.metadata) m left join unnest(m.request) r group by h order by h`,
 ];
 
 describe('hot unnest chain', () => {

@@ -11,6 +11,7 @@ import type { ScanRow } from '../scan-row.ts';
 import type { Value } from '../values.ts';
 import { INEXACT, type HotValue } from '../../store/hot-paths.ts';
 import type { ScanExec } from './scan-exec.ts';
+import type { ScanBatch } from '../../store/types.ts';
 
 export interface HotChain {
   /** Reads the array the first unnest expands (a column of the scan). */
@@ -33,6 +34,14 @@ export interface HotFilter {
 
 const UNKNOWN = 0, PASS = 1, FAIL = 2;
 
+export interface HotSelection {
+  batch: ScanBatch;
+  hot: Uint32Array[];
+  sel: Int32Array;
+  n: number;
+  generic: unknown[];
+}
+
 /** Output rows are [scanRow, elem1, ..., elemK]; on the fast path only elemK (a record of the leaves) is set. */
 export class HotUnnestExec implements Operator {
   private readonly depth: number;
@@ -44,6 +53,11 @@ export class HotUnnestExec implements Operator {
     this.depth = chain.elemIds.length;
   }
 
+  /** The source column name behind a column id of the scan (seen through the projection alias). */
+  scanColumnName(id: number): string | undefined {
+    return this.scan.columnName(this.alias.get(id) ?? id);
+  }
+
   leafIndex(name: string): number {
     return this.chain.leaves.findIndex((l) => l.name === name);
   }
@@ -51,6 +65,93 @@ export class HotUnnestExec implements Operator {
   /** Fuses a filter compiled against this operator's own accessors. */
   setFilter(f: HotFilter): void {
     this.filter = f;
+  }
+
+  /**
+   * The next store batch as a selection: `sel[0..n)` are the exact rows that pass the fused filter (read
+   * them through `hot`/`batch` by index, no row objects), `generic` the rows of inexact events that pass.
+   */
+  nextSelection(): HotSelection | null {
+    const { leaves } = this.chain;
+    const filter = this.filter;
+    const memoLeaf = filter?.memoLeaf ?? null;
+    if (memoLeaf !== null && this.memo === null) this.memo = new Uint8Array(leaves[memoLeaf]!.dict.length);
+    const memo = this.memo;
+    const b = this.scan.nextRaw();
+    if (b === null) return null;
+    const hot = this.scan.lastHot;
+    const sel = new Int32Array(b.n);
+    let n = 0;
+    const generic: unknown[] = [];
+    const k = this.depth;
+    for (let i = 0; i < b.n; i++) {
+      let exact = true;
+      for (let l = 0; l < leaves.length; l++) {
+        const v = leaves[l]!.dict[hot[l]![i]!];
+        if (v === INEXACT || v === undefined) { exact = false; break; }
+      }
+      if (!exact) { this.expand(this.scan.rowOf(b, i), generic); continue; }
+      if (filter !== null) {
+        const id = memoLeaf === null ? -1 : hot[memoLeaf]![i]!;
+        let known = memo !== null && id >= 0 && id < memo.length ? memo[id]! : UNKNOWN;
+        if (known === UNKNOWN) {
+          // A memoised predicate reads its one leaf only: no scan row is needed to evaluate it.
+          let row: unknown[];
+          if (memoLeaf !== null) row = this.scratchRow(memoLeaf, id);
+          else { row = new Array<unknown>(k + 1); row[0] = this.scan.rowOf(b, i); row[k] = this.record(hot, i); }
+          known = filter.pred(row) === true ? PASS : FAIL;
+          if (memo !== null && id >= 0 && id < memo.length) memo[id] = known;
+        }
+        if (known === FAIL) continue;
+      }
+      sel[n++] = i;
+    }
+    this.ctx.charge(n + generic.length);
+    return { batch: b, hot, sel, n, generic };
+  }
+
+  /** The last element's record for exact row i of a batch. */
+  record(hot: Uint32Array[], i: number): Record<string, Value> {
+    const rec: Record<string, Value> = {};
+    for (let l = 0; l < this.chain.leaves.length; l++) rec[this.chain.leaves[l]!.name] = this.chain.leaves[l]!.dict[hot[l]![i]!] as Value;
+    return rec;
+  }
+
+  private readonly scratch = new Map<number, { row: unknown[]; rec: Record<string, Value> }>();
+
+  /**
+   * A reused row whose last element holds only leaf `l` = dictionary value `id`: enough for an expression
+   * that reads that one leaf, without allocating per evaluation. Valid until the next call for `l`.
+   */
+  scratchRow(l: number, id: number): unknown[] {
+    let s = this.scratch.get(l);
+    if (!s) {
+      const rec: Record<string, Value> = {};
+      rec[this.chain.leaves[l]!.name] = null;
+      s = { row: this.leafRow(rec), rec };
+      this.scratch.set(l, s);
+    }
+    s.rec[this.chain.leaves[l]!.name] = this.chain.leaves[l]!.dict[id] as Value;
+    return s.row;
+  }
+
+  /** An output row holding only the last element's record (enough for expressions that read its leaves only). */
+  leafRow(rec: Record<string, Value>): unknown[] {
+    const row = new Array<unknown>(this.depth + 1);
+    row[this.depth] = rec;
+    return row;
+  }
+
+  leafDict(l: number): readonly HotValue[] {
+    return this.chain.leaves[l]!.dict;
+  }
+
+  leafName(l: number): string {
+    return this.chain.leaves[l]!.name;
+  }
+
+  get topElemId(): number {
+    return this.chain.elemIds[this.depth - 1]!;
   }
 
   next(): unknown[] | null {

@@ -59,6 +59,11 @@ export class ScanExec implements Operator {
     }
   }
 
+  /** The source column name behind one of this scan's column ids (undefined when not its column). */
+  columnName(id: number): string | undefined {
+    return this.plan.cols.find((c) => c.id === id)?.name;
+  }
+
   rowOf(b: ScanBatch, i: number): ScanRow {
     return new ScanRow(b.json[i]!, b.ts[i]!, b.project[i] ?? null, b.extra[i] ?? null);
   }
