@@ -4,11 +4,11 @@
 import { RingqlError } from '../core/errors.ts';
 import type { BExpr, Plan } from '../plan/bound.ts';
 import { compileExpr, type Accessor, type CompileEnv } from '../fn/compile-expr.ts';
-import { columnIds, mapChildren } from '../plan/expr-util.ts';
+import { columnIds, exprKey, mapChildren } from '../plan/expr-util.ts';
 import type { ExecContext } from './context.ts';
 import type { Operator } from './operator.ts';
 import { ScanExec } from './ops/scan-exec.ts';
-import { HotUnnestExec } from './ops/hot-unnest-exec.ts';
+import { HotUnnestExec, type HotFilter } from './ops/hot-unnest-exec.ts';
 import { FIXED_TRUNC_US, HotBucketAggExec, type HotCounter } from './ops/hot-bucket-agg-exec.ts';
 import { columnUses, type ColumnUses } from './column-uses.ts';
 import { FilterExec, LimitExec, ProjectExec, ValuesExec } from './ops/row-ops.ts';
@@ -39,7 +39,7 @@ export function buildOperator(plan: Plan, ctx: ExecContext, limitHint: number | 
     case 'filter': {
       const hot = plan.input.k === 'unnest' ? hotUnnest(plan.input, ctx, uses) : null;
       if (hot) {
-        hot.setFilter({ pred: compileOn(hot)(plan.pred), memoLeaf: memoLeaf(plan.pred, plan.input as Extract<Plan, { k: 'unnest' }>, hot) });
+        hot.setFilter(hotFilter(plan.pred, plan.input as Extract<Plan, { k: 'unnest' }>, hot, compileOn));
         return hot;
       }
       const input = buildOperator(plan.input, ctx, null, uses);
@@ -175,13 +175,21 @@ function hotBucketAgg(plan: Extract<Plan, { k: 'aggregate' }>, ctx: ExecContext,
   const counters: HotCounter[] = [];
   for (const a of plan.aggs as Extract<BExpr, { k: 'agg' }>[]) {
     const kind = a.agg.name.toUpperCase() === 'COUNTIF' ? 'countif' : 'count';
-    if (a.star || !a.args.length) { counters.push({ kind, arg: null, leaf: -1 }); continue; }
+    if (a.star || !a.args.length) { counters.push({ kind, arg: null, leaf: -1, key: '*' }); continue; }
     const leaf = memoLeaf(a.args[0]!, chainTop, hot);
     if (leaf === null) return null;
-    counters.push({ kind, arg: compileOn(hot)(a.args[0]!), leaf });
+    counters.push({ kind, arg: compileOn(hot)(a.args[0]!), leaf, key: leafKey(a.args[0]!) });
   }
-  if (filter) hot.setFilter({ pred: compileOn(hot)(filter.pred), memoLeaf: memoLeaf(filter.pred, chainTop, hot) });
+  if (filter) hot.setFilter(hotFilter(filter.pred, chainTop, hot, compileOn));
   return new HotBucketAggExec(hot, unit, compileOn(hot)(key), counters, plan.cols.map((c) => c.id));
+}
+
+/** Canonical text of an expression over the chain's last element only, the same in every query. */
+const leafKey = (e: BExpr): string => exprKey(e, () => '$leaf');
+
+function hotFilter(pred: BExpr, top: Extract<Plan, { k: 'unnest' }>, hot: HotUnnestExec, compileOn: (op: Operator) => (e: BExpr) => Accessor): HotFilter {
+  const leaf = memoLeaf(pred, top, hot);
+  return { pred: compileOn(hot)(pred), memoLeaf: leaf, memoKey: leaf === null ? null : 'filter:' + leafKey(pred) };
 }
 
 /** The leaf index when `pred` reads nothing but one leaf of the chain's last element (memoised per value). */

@@ -8,6 +8,9 @@
  */
 export const INEXACT: unique symbol = Symbol('inexact hot value');
 
+/** The dictionary id of INEXACT in every hot column (0 is NULL). */
+export const INEXACT_ID = 1;
+
 /** A scalar a hot column can hold; null when the path is absent or not a scalar. */
 export type HotValue = string | number | boolean | null | typeof INEXACT;
 

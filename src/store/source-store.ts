@@ -7,7 +7,7 @@ import { normalizeEvent, type NormalizedEvent, type NormalizeOptions } from './e
 import { SchemaTree } from './schema-tree.ts';
 import { SAMPLE_EVENTS } from './sample-events.ts';
 import { copyObject } from './record-json.ts';
-import { hotKeyOf, type HotValue } from './hot-paths.ts';
+import { INEXACT, INEXACT_ID, hotKeyOf, type HotValue } from './hot-paths.ts';
 import { OpenSegment, Segment, mergeSegments, purgeOpen, sealOpen } from './segment.ts';
 import { scanSnapshot } from './scan.ts';
 
@@ -56,8 +56,9 @@ export class SourceStore {
     this.hotPaths = hotPaths.map((p) => [...p]);
     this.hotKeys = this.hotPaths.map(hotKeyOf);
     this.hotIndex = new Map(this.hotKeys.map((k, i) => [k, i]));
-    this.hotIds = this.hotPaths.map(() => new Map<HotValue, number>([[null, 0]]));
-    this.hotValues = this.hotPaths.map(() => [null]);
+    // Fixed ids: 0 is NULL, INEXACT_ID the INEXACT marker, so readers test exactness with an integer compare.
+    this.hotIds = this.hotPaths.map(() => new Map<HotValue, number>([[null, 0], [INEXACT, INEXACT_ID]]));
+    this.hotValues = this.hotPaths.map(() => [null, INEXACT]);
     this.open = new OpenSegment(this.hotPaths.length);
     this.maxSegmentRows = Math.max(config.segmentRows, Math.min(config.segmentRows * MAX_SEGMENT_FACTOR, Math.floor(config.maxRows / 16)));
     this.maxSegmentBytes = Math.max(1, Math.floor(config.maxBytes / 16));

@@ -79,6 +79,21 @@ describe('hot unnest chain', () => {
     expect(got.length).toBeGreaterThan(0);
   });
 
+  it('keeps per-dictionary predicate answers apart across queries on one store', () => {
+    const hot = load(true), cold = load(false);
+    const q = (pattern: string, fn: string): string => `select timestamp_trunc(t.timestamp, hour) as h, countif(${fn}(r.path, '/rest')) as rest, count(*) as n
+      from \`edge.logs.prod\` t left join unnest(t.metadata) m left join unnest(m.request) r
+      where ${fn}(r.url, '${pattern}') group by h order by h`;
+    // Same shape, different constants and functions, repeated: each must match the store without hot columns.
+    for (const [pattern, fn] of [['p0', 'regexp_contains'], ['p1', 'regexp_contains'], ['p0', 'starts_with'], ['p0', 'regexp_contains'], ['https://p2', 'starts_with']] as const) {
+      expect(querySql(hot, q(pattern, fn), { nowUs: NOW })).toEqual(querySql(cold, q(pattern, fn), { nowUs: NOW }));
+    }
+    // Ingest more (new dictionary values) and ask again.
+    hot.source('edge.logs.prod')!.ingest([{ id: 'late', timestamp: NOW - 5 * MIN, project: 'p0', metadata: { request: { url: 'https://p0.api.example.com/rest/new', path: '/rest/new' } } }], NOW);
+    cold.source('edge.logs.prod')!.ingest([{ id: 'late', timestamp: NOW - 5 * MIN, project: 'p0', metadata: { request: { url: 'https://p0.api.example.com/rest/new', path: '/rest/new' } } }], NOW);
+    expect(querySql(hot, q('p0', 'regexp_contains'), { nowUs: NOW })).toEqual(querySql(cold, q('p0', 'regexp_contains'), { nowUs: NOW }));
+  });
+
   it('parses JSON only for rows whose hot values are not exact', () => {
     const store = load(true);
     const base = vi.spyOn(ScanRow.prototype, 'base');

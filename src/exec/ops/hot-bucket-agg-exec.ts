@@ -5,14 +5,16 @@
 import type { Accessor } from '../../fn/compile-expr.ts';
 import type { Value } from '../values.ts';
 import { missingColumn, type Operator } from '../operator.ts';
+import { predicateMemo } from '../predicate-memo.ts';
 import type { ScanRow } from '../scan-row.ts';
 import type { HotUnnestExec } from './hot-unnest-exec.ts';
 
-/** One counter: COUNT(*) (arg null), COUNT(arg) or COUNTIF(arg); `leaf` is the hot leaf arg reads. */
+/** One counter: COUNT(*) (arg null), COUNT(arg) or COUNTIF(arg); `leaf` is the hot leaf arg reads, `key` arg's canonical text. */
 export interface HotCounter {
   kind: 'count' | 'countif';
   arg: Accessor | null;
   leaf: number;
+  key: string;
 }
 
 const UNKNOWN = 0, YES = 1, NO = 2;
@@ -42,7 +44,7 @@ export class HotBucketAggExec implements Operator {
     this.done = true;
     const nc = this.counters.length;
     const groups = new Map<number | null, Float64Array>();
-    const memos = this.counters.map((c) => (c.arg === null ? null : new Uint8Array(this.input.leafDict(c.leaf).length)));
+    const memos = this.counters.map((c) => (c.arg === null ? null : predicateMemo(this.input.leafDict(c.leaf), `${c.kind}:${c.key}`)));
     const width = FIXED_TRUNC_US[this.unit]!;
     let lastKey = NaN;
     let last: Float64Array | null = null;

@@ -9,8 +9,9 @@ import type { ExecContext } from '../context.ts';
 import type { Operator } from '../operator.ts';
 import type { ScanRow } from '../scan-row.ts';
 import type { Value } from '../values.ts';
-import { INEXACT, type HotValue } from '../../store/hot-paths.ts';
+import { INEXACT_ID, type HotValue } from '../../store/hot-paths.ts';
 import type { ScanExec } from './scan-exec.ts';
+import { predicateMemo } from '../predicate-memo.ts';
 import type { ScanBatch } from '../../store/types.ts';
 
 export interface HotChain {
@@ -26,10 +27,11 @@ export interface HotChain {
   leaves: { name: string; dict: readonly HotValue[] }[];
 }
 
-/** A fused filter: `pred` on output rows; `memoLeaf` set when it reads nothing but that one leaf. */
+/** A fused filter: `pred` on output rows; `memoLeaf` (and its canonical `memoKey`) set when it reads nothing but that one leaf. */
 export interface HotFilter {
   pred: Accessor;
   memoLeaf: number | null;
+  memoKey: string | null;
 }
 
 const UNKNOWN = 0, PASS = 1, FAIL = 2;
@@ -75,7 +77,7 @@ export class HotUnnestExec implements Operator {
     const { leaves } = this.chain;
     const filter = this.filter;
     const memoLeaf = filter?.memoLeaf ?? null;
-    if (memoLeaf !== null && this.memo === null) this.memo = new Uint8Array(leaves[memoLeaf]!.dict.length);
+    if (memoLeaf !== null && this.memo === null) this.memo = predicateMemo(leaves[memoLeaf]!.dict, filter!.memoKey!);
     const memo = this.memo;
     const b = this.scan.nextRaw();
     if (b === null) return null;
@@ -87,8 +89,7 @@ export class HotUnnestExec implements Operator {
     for (let i = 0; i < b.n; i++) {
       let exact = true;
       for (let l = 0; l < leaves.length; l++) {
-        const v = leaves[l]!.dict[hot[l]![i]!];
-        if (v === INEXACT || v === undefined) { exact = false; break; }
+        if (hot[l]![i] === INEXACT_ID) { exact = false; break; }
       }
       if (!exact) { this.expand(this.scan.rowOf(b, i), generic); continue; }
       if (filter !== null) {
@@ -159,7 +160,7 @@ export class HotUnnestExec implements Operator {
     const k = this.depth;
     const filter = this.filter;
     const memoLeaf = filter?.memoLeaf ?? null;
-    if (memoLeaf !== null && this.memo === null) this.memo = new Uint8Array(leaves[memoLeaf]!.dict.length);
+    if (memoLeaf !== null && this.memo === null) this.memo = predicateMemo(leaves[memoLeaf]!.dict, filter!.memoKey!);
     const memo = this.memo;
     for (;;) {
       const b = this.scan.nextRaw();
@@ -179,9 +180,9 @@ export class HotUnnestExec implements Operator {
         const rec: Record<string, Value> = {};
         let exact = true;
         for (let l = 0; l < leaves.length; l++) {
-          const v = leaves[l]!.dict[hot[l]![i]!];
-          if (v === INEXACT || v === undefined) { exact = false; break; }
-          rec[leaves[l]!.name] = v;
+          const id = hot[l]![i]!;
+          if (id === INEXACT_ID) { exact = false; break; }
+          rec[leaves[l]!.name] = leaves[l]!.dict[id] as Value;
         }
         if (!exact) { this.expand(this.scan.rowOf(b, i), out); continue; }
         const row = new Array<unknown>(k + 1);
