@@ -1,0 +1,41 @@
+// `npm run bench [-- --quick]`: generates seeded edge data, measures ringql in-process (tinybench), the
+// DuckDB peer on the same file, HTTP against raw uWebSockets.js, memory and scaling, and writes
+// bench/RESULTS.md. Every ratio compares figures taken in this same run.
+
+import { writeFileSync } from 'node:fs';
+import { describeMachine } from './machine.ts';
+import { edgeData, type DataFile } from './data.ts';
+import { runChild } from './child.ts';
+import { httpRun, type HttpFigures } from './http-run.ts';
+import { renderReport, type SizeResult } from './report.ts';
+import { progress } from './stats.ts';
+import type { EngineOut, DuckOut, MemoryOut } from './report.ts';
+
+const quick = process.argv.includes('--quick');
+const sizes = quick ? [200_000] : [1_000_000, 5_000_000];
+const timeMs = quick ? 300 : 1000;
+const duckReps = quick ? 5 : 15;
+const started = performance.now();
+
+const machine = describeMachine();
+progress(`${quick ? 'quick' : 'full'} run on ${machine.cpu} (${machine.cores} cores, ${machine.memoryGiB} GiB), sizes ${sizes.map((s) => s.toLocaleString()).join(', ')}`);
+const results: SizeResult[] = [];
+let httpFigures: HttpFigures | null = null;
+for (const size of sizes) {
+  const data: DataFile = edgeData(size);
+  progress(`size ${size.toLocaleString()}: ringql in-process`);
+  const engine = await runChild<EngineOut>('engine-child.ts', [data.path, String(size), String(timeMs)]);
+  progress(`size ${size.toLocaleString()}: duckdb peer`);
+  const duck = await runChild<DuckOut>('duck-child.ts', [data.path, String(duckReps), engine.projects.big, engine.projects.median]);
+  progress(`size ${size.toLocaleString()}: memory`);
+  const memory = await runChild<MemoryOut>('memory-child.ts', [data.path, String(size)], ['--expose-gc']);
+  results.push({ size, data, engine, duck, memory });
+  if (httpFigures === null) {
+    progress(`size ${size.toLocaleString()}: HTTP`);
+    httpFigures = await httpRun(data, engine.projects.big, quick ? 5 : 10);
+  }
+}
+const report = renderReport({ quick, machine, results, http: httpFigures!, minutes: (performance.now() - started) / 60_000 });
+writeFileSync(new URL('./RESULTS.md', import.meta.url), report);
+process.stdout.write(report);
+progress(`wrote bench/RESULTS.md in ${((performance.now() - started) / 60_000).toFixed(1)} min`);
