@@ -9,6 +9,7 @@ import { Store, defaultStoreConfig } from './store/store.ts';
 import { nowMicros, parseTimestamp } from './core/time.ts';
 import { parseAccessTokens, type TokenSet } from './http/auth.ts';
 import { startServer } from './http/server.ts';
+import { limitsFromEnv, type Limits } from './core/limits.ts';
 
 const MIB = 1024 * 1024;
 const EVICT_EVERY_MS = 60_000;
@@ -24,6 +25,7 @@ interface Config {
   maxUrlBytes: number;
   maxDecompressedBytes: number;
   corsOrigin: string;
+  limits: Limits;
 }
 
 type Env = Record<string, string | undefined>;
@@ -55,6 +57,7 @@ function readConfig(env: Env): Config {
     maxUrlBytes: intVar(env, 'RINGQL_MAX_URL_BYTES', 32768, 256, Math.max(256, headerLimit - 2048)),
     maxDecompressedBytes: intVar(env, 'RINGQL_MAX_DECOMPRESSED_BYTES', Math.min(4 * maxBodyBytes, 2 ** 31 - 1), 1, 2 ** 31 - 1),
     corsOrigin,
+    limits: limitsFromEnv(env),
   };
 }
 
@@ -154,7 +157,7 @@ async function main(): Promise<void> {
     log(`ringql: ${err instanceof Error ? err.message : String(err)}`);
     process.exit(2);
   }
-  const service = await createQueryService({ store, stateDir: cfg.stateDir });
+  const service = await createQueryService({ store, stateDir: cfg.stateDir, limits: cfg.limits });
   if (cfg.demo) await loadDemo(service);
   const server = await startServer({
     service,
@@ -165,6 +168,7 @@ async function main(): Promise<void> {
     maxBodyBytes: cfg.maxBodyBytes,
     maxUrlBytes: cfg.maxUrlBytes,
     maxDecompressedBytes: cfg.maxDecompressedBytes,
+    maxConcurrentRequests: cfg.limits.maxConcurrentRequests,
     log,
   });
   const hostInUrl = cfg.host.includes(':') ? `[${cfg.host}]` : cfg.host;

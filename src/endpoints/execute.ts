@@ -4,6 +4,7 @@
 import { RingqlError } from '../core/errors.ts';
 import { parseTimestamp } from '../core/time.ts';
 import { parseSql } from '../sql/parse.ts';
+import { DEFAULT_LIMITS, type Limits } from '../core/limits.ts';
 import type { Query } from '../sql/ast.ts';
 import { compileLql } from '../lql/compile.ts';
 import { compileRegex } from '../exec/regex.ts';
@@ -21,10 +22,12 @@ export interface ResolvedRequest {
   /** Declared parameters by their declared name; absent or empty optional ones are null. */
   values: Map<string, string | null>;
   consumer: { kind: 'sql' | 'lql'; text: string } | null;
+  /** Length and nesting limits for the consumer query. */
+  limits: Pick<Limits, 'maxQueryLength' | 'maxQueryDepth'>;
 }
 
 /** Validates parameters against the endpoint's rules (required, allowed values, type). */
-export function resolveRequest(prep: PreparedEndpoint, raw: ReadonlyMap<string, string>): ResolvedRequest {
+export function resolveRequest(prep: PreparedEndpoint, raw: ReadonlyMap<string, string>, limits: Pick<Limits, 'maxQueryLength' | 'maxQueryDepth'> = DEFAULT_LIMITS): ResolvedRequest {
   const lower = new Map<string, string>();
   for (const [k, v] of raw) if (!lower.has(k.toLowerCase())) lower.set(k.toLowerCase(), v);
   const values = new Map<string, string | null>();
@@ -61,12 +64,15 @@ export function resolveRequest(prep: PreparedEndpoint, raw: ReadonlyMap<string, 
   if (consumer && !prep.def.sandboxable) {
     throw new RingqlError('sandbox_disabled', `Endpoint ${prep.def.name} is not sandboxable: the ${consumer.kind} parameter is not accepted`, { param: consumer.kind });
   }
-  return { values, consumer };
+  if (consumer && consumer.text.length > limits.maxQueryLength) {
+    throw new RingqlError('limit_exceeded', `The ${consumer.kind} parameter is ${consumer.text.length} characters long; the limit is ${limits.maxQueryLength} (RINGQL_MAX_QUERY_LENGTH)`, { param: consumer.kind, limit: limits.maxQueryLength });
+  }
+  return { values, consumer, limits };
 }
 
 /** Parses a consumer `sql` value: exactly one SELECT statement. */
-export function parseConsumerSql(text: string): Query {
-  const stmts = parseSql(text);
+export function parseConsumerSql(text: string, limits: Pick<Limits, 'maxQueryLength' | 'maxQueryDepth'> = DEFAULT_LIMITS): Query {
+  const stmts = parseSql(text, { maxLength: limits.maxQueryLength, maxDepth: limits.maxQueryDepth });
   if (stmts.length === 0) throw new RingqlError('syntax_error', 'The sql parameter holds no statement', { line: 1, column: 1 });
   for (const s of stmts) {
     if (s.kind !== 'query') {
@@ -82,7 +88,7 @@ export function planRequest(prep: PreparedEndpoint, req: ResolvedRequest, catalo
   let plan: Plan;
   if (!req.consumer) plan = binder.bindTop(prep.query);
   else {
-    const consumer = req.consumer.kind === 'sql' ? parseConsumerSql(req.consumer.text) : compileLql(req.consumer.text, prep.ctes);
+    const consumer = req.consumer.kind === 'sql' ? parseConsumerSql(req.consumer.text, req.limits) : compileLql(req.consumer.text, prep.ctes);
     plan = binder.bindSandboxed(prep.query, consumer);
   }
   return optimize(plan);

@@ -8,12 +8,15 @@ import { explainPlan } from '../plan/explain.ts';
 import type { Plan } from '../plan/bound.ts';
 import { runToJson, runToRows } from '../exec/run.ts';
 import type { Value } from '../exec/values.ts';
+import type { Budget } from '../exec/context.ts';
 import { parseSavedQuery } from './prepare.ts';
 import { catalogFromStore } from './store-catalog.ts';
 
 export interface SqlOptions {
   params?: ReadonlyMap<string, string | null>;
   nowUs: number;
+  /** Row and time budget (default: DEFAULT_BUDGET). */
+  budget?: Budget;
 }
 
 export function planSql(store: Store, sql: string, opts: SqlOptions): Plan {
@@ -23,11 +26,11 @@ export function planSql(store: Store, sql: string, opts: SqlOptions): Plan {
 }
 
 export function querySql(store: Store, sql: string, opts: SqlOptions): Record<string, Value>[] {
-  return runToRows(planSql(store, sql, opts));
+  return runToRows(planSql(store, sql, opts), opts.budget);
 }
 
 export function querySqlJson(store: Store, sql: string, opts: SqlOptions): string {
-  return runToJson(planSql(store, sql, opts), { maxRows: null }).body.toString('utf8');
+  return runToJson(planSql(store, sql, opts), { maxRows: null, ...(opts.budget ? { budget: opts.budget } : {}) }).body.toString('utf8');
 }
 
 export function explainSql(store: Store, sql: string, opts: SqlOptions): string {

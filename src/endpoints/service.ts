@@ -15,6 +15,7 @@ import { resolveRequest } from './execute.ts';
 import { catalogFromStore } from './store-catalog.ts';
 import { deleteStored, loadBuiltins, loadStored, saveStored } from './endpoint-files.ts';
 import { ResultCache, type CacheConfig } from '../cache/result-cache.ts';
+import { limitsFromEnv, type Limits } from '../core/limits.ts';
 import type {
   EndpointInfo, EndpointInput, IngestResponse, QueryService, RunRequest, RunResponse, SourceInfo,
 } from './service-types.ts';
@@ -27,6 +28,8 @@ export interface ServiceOptions {
   nowMicros?: () => number;
   budget?: Budget;
   cache?: Partial<CacheConfig>;
+  /** Defaults to limitsFromEnv(). */
+  limits?: Limits;
 }
 
 export async function createQueryService(opts: ServiceOptions): Promise<QueryService & EngineService> {
@@ -41,6 +44,7 @@ export class EngineService implements QueryService {
   private readonly byId = new Map<string, PreparedEndpoint>();
   private readonly byName = new Map<string, string>();
   private readonly budget: Budget;
+  private readonly limits: Limits;
   readonly cache: ResultCache;
   private readonly started = Date.now();
 
@@ -48,6 +52,7 @@ export class EngineService implements QueryService {
     this.catalog = catalogFromStore(opts.store);
     this.now = opts.nowMicros ?? nowMicros;
     this.budget = opts.budget ?? budgetFromEnv();
+    this.limits = opts.limits ?? limitsFromEnv();
     this.cache = new ResultCache(opts.cache ?? {}, () => this.now());
   }
 
@@ -82,7 +87,7 @@ export class EngineService implements QueryService {
 
   async run(req: RunRequest): Promise<RunResponse> {
     const prep = this.resolve(req.endpoint);
-    const resolved = resolveRequest(prep, req.params);
+    const resolved = resolveRequest(prep, req.params, this.limits);
     const redact = prep.def.redact_pii || req.redactHeader;
     return this.cache.run(prep, resolved, redact, { catalog: this.catalog, budget: this.budget });
   }
@@ -91,6 +96,9 @@ export class EngineService implements QueryService {
     const s = this.opts.store.source(source);
     if (!s) throw new RingqlError('source_not_found', `No source named or with id "${source.slice(0, 200)}"; sources: ${this.opts.store.sources().map((x) => x.def.name).join(', ')}`);
     if (!Array.isArray(events) || events.length === 0) throw new RingqlError('invalid_events', 'The batch is empty: send at least one event', { errors: [] });
+    if (events.length > this.limits.maxEventsPerBatch) {
+      throw new RingqlError('payload_too_large', `The batch holds ${events.length} events; the limit is ${this.limits.maxEventsPerBatch} per request (RINGQL_MAX_EVENTS_PER_BATCH): split it`, { limit: this.limits.maxEventsPerBatch });
+    }
     const r = s.ingest(events, this.now());
     this.cache.onIngest(s.def.name);
     return { stored: r.stored, dropped: r.dropped };

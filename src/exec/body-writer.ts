@@ -2,11 +2,24 @@
 // written once into one exactly-sized Buffer (V8 encodes one-byte strings at memcpy speed). No joined
 // string is built, and uWebSockets.js sends the bytes without another UTF-8 conversion.
 
+import { RingqlError } from '../core/errors.ts';
+
+/** A response body stops at this size (the HTTP layer and memory both need a bound). */
+export const DEFAULT_MAX_RESULT_CHARS = 256 * 1024 * 1024;
+
 export class BodyWriter {
   private readonly parts: string[] = [];
+  private chars = 0;
+
+  /** `maxChars` bounds the body (UTF-16 units, about its bytes for JSON text): past it, limit_exceeded. */
+  constructor(private readonly maxChars = DEFAULT_MAX_RESULT_CHARS) {}
 
   /** Appends `s` (written as UTF-8 by finish). */
   write(s: string): void {
+    this.chars += s.length;
+    if (this.chars > this.maxChars) {
+      throw new RingqlError('limit_exceeded', `The result is larger than ${this.maxChars} characters; select fewer or smaller columns, or fewer rows`, { limit: this.maxChars });
+    }
     this.parts.push(s);
   }
 

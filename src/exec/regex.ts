@@ -213,3 +213,8 @@ class LiteralRegex implements CompiledRegex {
     return s.split(this.shape.text).join(r);
   }
 }
+
+/** Patterns currently compiled and cached (bounded by CACHE_ENTRIES). */
+export function regexCacheSize(): number {
+  return cache.size;
+}

@@ -65,12 +65,19 @@ agg('LOGICAL_OR', 1, 1, () => 'BOOL', () => {
   let r: boolean | null = null;
   return { add(a) { if (a[0] === true) r = true; else if (a[0] === false && r === null) r = false; }, result: () => r };
 });
+/** Aggregates that keep their inputs stop at this many characters of strings (memory stays bounded). */
+const MAX_AGG_CHARS = 64 * 1024 * 1024;
+const sizeOf = (v: Value): number => (typeof v === 'string' ? v.length : typeof v === 'object' && v !== null ? JSON.stringify(v).length : 8);
+
 agg('ARRAY_AGG', 1, 1, () => 'ARRAY', () => {
   const out: Value[] = [];
+  let chars = 0;
   return {
     add(a) {
       if (a[0] === null) throw new RingqlError('query_error', 'ARRAY_AGG: an array cannot contain NULL; filter NULLs with IGNORE NULLS or WHERE');
       if (out.length >= 100_000) throw new RingqlError('query_error', 'ARRAY_AGG: more than 100000 elements');
+      chars += sizeOf(a[0] ?? null);
+      if (chars > MAX_AGG_CHARS) throw new RingqlError('query_error', `ARRAY_AGG: the array would hold more than ${MAX_AGG_CHARS} characters`);
       out.push(a[0] ?? null);
     },
     result: () => out,
@@ -79,7 +86,16 @@ agg('ARRAY_AGG', 1, 1, () => 'ARRAY', () => {
 agg('STRING_AGG', 1, 2, () => 'STRING', (c) => {
   const parts: string[] = [];
   const sep = typeof c[1] === 'string' ? c[1] : ',';
-  return { add(a) { if (typeof a[0] === 'string') parts.push(a[0]); }, result: () => (parts.length ? parts.join(sep) : null) };
+  let chars = 0;
+  return {
+    add(a) {
+      if (typeof a[0] !== 'string') return;
+      chars += a[0].length + sep.length;
+      if (chars > MAX_AGG_CHARS) throw new RingqlError('query_error', `STRING_AGG: the result would be longer than ${MAX_AGG_CHARS} characters`);
+      parts.push(a[0]);
+    },
+    result: () => (parts.length ? parts.join(sep) : null),
+  };
 });
 agg('APPROX_COUNT_DISTINCT', 1, 1, () => 'INT64', () => {
   const seen = new Set<string>();

@@ -1,6 +1,7 @@
 // Starts the uWebSockets.js server: native binary only, an exclusive port (0 picks a free one), one
 // catch-all handler feeding dispatch(), and a graceful close that lets in-flight requests finish.
 
+import { RingqlError } from '../core/errors.ts';
 import type { us_listen_socket } from 'uWebSockets.js';
 import type { QueryService } from '../endpoints/service-types.ts';
 import type { TokenSet } from './auth.ts';
@@ -24,6 +25,8 @@ export interface ServerOptions {
   maxBodyBytes: number;
   maxUrlBytes: number;
   maxDecompressedBytes: number;
+  /** Requests served at once; beyond it a request gets 503 `overloaded` with Retry-After (default 512). */
+  maxConcurrentRequests?: number;
   log?: (line: string) => void;
   /** How long close() waits for in-flight requests before cutting them (default 10 s). */
   drainTimeoutMs?: number;
@@ -56,9 +59,16 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   };
 
   const app = uws.App();
+  const maxConcurrent = opts.maxConcurrentRequests ?? 512;
   app.any('/*', (res, req) => {
     inflight++;
     const ex = new Exchange(res, copyRequest(req), baseHeaders, finished);
+    if (inflight > maxConcurrent) {
+      // Shed load visibly instead of queueing without bound; the client may retry after a second.
+      const err = new RingqlError('overloaded', `The server is busy: ${maxConcurrent} requests are in progress (RINGQL_MAX_CONCURRENT_REQUESTS); retry shortly`, { retry_after: 1 });
+      ex.send(errorReply(err, log, `${ex.info.method} ${ex.info.path}`), closing);
+      return;
+    }
     let pending: Promise<Reply>;
     try {
       pending = dispatch(ex, cfg);

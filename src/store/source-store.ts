@@ -35,7 +35,7 @@ export class SourceStore {
   private readonly config: StoreConfig;
   private readonly hotPaths: readonly string[][];
   private readonly hotIndex: Map<string, number>;
-  private readonly hotIds: Map<HotValue, number>[];
+  private readonly hotIds: Map<HotValue, number>[];  // entries replaced by compactHotDicts
   private readonly hotValues: HotValue[][];
   private readonly projectIds = new Map<string, number>();
   private readonly projectNames: (string | null)[] = [null];
@@ -123,6 +123,7 @@ export class SourceStore {
     }
     this.droppedRows += dropped;
     this.enforceCapacity();
+    this.compactHotDicts();
     return { stored, dropped };
   }
 
@@ -180,6 +181,38 @@ export class SourceStore {
   evict(nowUs: number): void {
     this.raiseWatermark(nowUs - this.config.retentionUs);
     this.enforceCapacity();
+    this.compactHotDicts();
+  }
+
+  /**
+   * Hot dictionaries only grow on ingest; once evicted rows leave most of a dictionary unused (more than
+   * twice the live rows), it is rebuilt from the ids still referenced and every row's ids remapped,
+   * so memory follows retention and capacity. (Readers take dictionaries afresh per query.)
+   */
+  private compactHotDicts(): void {
+    const live = this.physicalRows();
+    for (let h = 0; h < this.hotValues.length; h++) {
+      const values = this.hotValues[h]!;
+      if (values.length <= 4096 || values.length <= 2 * live + 1024) continue;
+      const remap = new Int32Array(values.length).fill(-1);
+      remap[0] = 0;
+      remap[INEXACT_ID] = INEXACT_ID;
+      const next: HotValue[] = [null, INEXACT];
+      const ids = new Map<HotValue, number>([[null, 0], [INEXACT, INEXACT_ID]]);
+      const map = (old: number): number => {
+        let n = remap[old]!;
+        if (n < 0) { n = next.length; next.push(values[old]!); ids.set(values[old]!, n); remap[old] = n; }
+        return n;
+      };
+      for (const seg of this.segments) {
+        const col = seg.hot[h] as Uint32Array;
+        for (let i = 0; i < col.length; i++) col[i] = map(col[i]!);
+      }
+      const open = this.open.hot[h]!;
+      for (let i = 0; i < open.length; i++) open[i] = map(open[i]!);
+      this.hotValues[h] = next;
+      this.hotIds[h] = ids;
+    }
   }
 
   /** Raises the watermark: rows below it become invisible (counted as evicted); empty segments go. */

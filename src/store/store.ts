@@ -1,6 +1,7 @@
 // The Store: one SourceStore per source of SPEC §1, and the store configuration read from the
 // environment (RINGQL_RETENTION_HOURS, RINGQL_MAX_ROWS_PER_SOURCE, RINGQL_MAX_BYTES_PER_SOURCE).
 
+import { limitsFromEnv } from '../core/limits.ts';
 import type { StoreConfig } from './types.ts';
 import { SOURCES, sourceByNameOrId } from './sources.ts';
 import { SourceStore } from './source-store.ts';
@@ -20,13 +21,14 @@ function positiveNumber(env: Record<string, string | undefined>, name: string, f
 
 /** Store settings from the environment, with the defaults of SPEC §9. Throws on a malformed value. */
 export function defaultStoreConfig(env: Record<string, string | undefined> = process.env): StoreConfig {
+  const limits = limitsFromEnv(env);
   return {
     retentionUs: Math.round(positiveNumber(env, 'RINGQL_RETENTION_HOURS', 192, false) * US_PER_HOUR),
     maxRows: positiveNumber(env, 'RINGQL_MAX_ROWS_PER_SOURCE', 10_000_000, true),
     maxBytes: positiveNumber(env, 'RINGQL_MAX_BYTES_PER_SOURCE', 8 * 1024 ** 3, true),
     segmentRows: 4096,
-    maxEventDepth: 32,
-    maxStringBytes: 1024 * 1024,
+    maxEventDepth: limits.maxEventDepth,
+    maxStringBytes: limits.maxFieldBytes,
   };
 }
 

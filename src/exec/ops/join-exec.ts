@@ -6,6 +6,10 @@ import type { ExecContext } from '../context.ts';
 import type { Operator } from '../operator.ts';
 import { groupKey, type Value } from '../values.ts';
 
+/** Output rows per batch, and pairs examined between time-budget checks. */
+const MAX_OUT = 4096;
+const CHECK_EVERY = 65_536;
+
 export interface EquiKeys {
   left: Accessor;
   right: Accessor;
@@ -17,6 +21,12 @@ export class JoinExec implements Operator {
   private rightMatched: Uint8Array | null = null;
   private leftDone = false;
   private tailDone = false;
+  /** Resume point: the left batch, the row in it, the candidate index, whether that row matched. */
+  private batch: unknown[] | null = null;
+  private li = 0;
+  private ci = 0;
+  private matched = false;
+  private list: number[] | null = null;
   private readonly leftIds: Set<number>;
 
   constructor(
@@ -54,41 +64,60 @@ export class JoinExec implements Operator {
 
   next(): unknown[] | null {
     const rights = this.materialise();
-    while (!this.leftDone) {
-      const batch = this.left.next();
-      if (batch === null) { this.leftDone = true; break; }
-      const out: unknown[] = [];
-      for (const l of batch) {
-        let matched = false;
-        const candidates = this.candidates(l, rights);
-        for (const i of candidates) {
-          const pair = [l, rights[i]];
-          if (this.on === null || this.on(pair) === true) {
-            out.push(pair);
-            matched = true;
-            if (this.rightMatched) this.rightMatched[i] = 1;
-          }
-        }
-        if (!matched && (this.type === 'left' || this.type === 'full')) out.push([l, null]);
+    const out: unknown[] = [];
+    let work = 0;
+    while (out.length < MAX_OUT) {
+      if (this.batch === null || this.li >= this.batch.length) {
+        if (this.leftDone) break;
+        const b = this.left.next();
+        if (b === null) { this.leftDone = true; break; }
+        this.ctx.charge(b.length);
+        this.batch = b;
+        this.li = 0;
+        this.ci = 0;
+        this.matched = false;
+        this.list = null;
+        continue;
       }
-      this.ctx.charge(out.length + batch.length);
-      if (out.length) return out;
+      const l = this.batch[this.li];
+      if (this.hash && this.list === null) {
+        const k = this.equi!.left(l);
+        this.list = k === null ? [] : this.hash.get(groupKey(k)) ?? [];
+      }
+      const list = this.list;
+      const n = list ? list.length : rights.length;
+      // Resumable: a big product is cut into batches of MAX_OUT rows, and a condition that rejects
+      // everything still checks the time budget every CHECK_EVERY pairs.
+      while (this.ci < n && out.length < MAX_OUT) {
+        const i = list ? list[this.ci]! : this.ci;
+        this.ci++;
+        const pair = [l, rights[i]];
+        if (this.on === null || this.on(pair) === true) {
+          out.push(pair);
+          this.matched = true;
+          if (this.rightMatched) this.rightMatched[i] = 1;
+        }
+        if (++work === CHECK_EVERY) { work = 0; this.ctx.charge(0); }
+      }
+      if (this.ci >= n) {
+        if (!this.matched && (this.type === 'left' || this.type === 'full')) out.push([l, null]);
+        this.li++;
+        this.ci = 0;
+        this.matched = false;
+        this.list = null;
+      }
+    }
+    if (out.length) {
+      this.ctx.charge(out.length);
+      return out;
     }
     if (!this.tailDone && this.rightMatched) {
       this.tailDone = true;
-      const out: unknown[] = [];
-      rights.forEach((r, i) => { if (!this.rightMatched![i]) out.push([null, r]); });
-      if (out.length) return out;
+      const tail: unknown[] = [];
+      rights.forEach((r, i) => { if (!this.rightMatched![i]) tail.push([null, r]); });
+      if (tail.length) return tail;
     }
     return null;
-  }
-
-  private candidates(l: unknown, rights: unknown[]): Iterable<number> {
-    if (this.hash && this.equi) {
-      const k = this.equi.left(l);
-      return k === null ? [] : this.hash.get(groupKey(k)) ?? [];
-    }
-    return rights.keys();
   }
 
   acc(id: number): Accessor {
