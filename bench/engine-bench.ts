@@ -2,7 +2,7 @@
 // usage.api-counts warm (bucket cache), parse+plan of both saved queries, and a 500-event ingest.
 
 import { Bench } from 'tinybench';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { Store, defaultStoreConfig } from '../src/store/store.ts';
@@ -21,11 +21,18 @@ export interface LoadedEngine {
   service: Awaited<ReturnType<typeof createQueryService>>;
   prepared: Map<string, PreparedEndpoint>;
   loadMs: number;
+  /** Resident growth while loading (SPEC §10: no peer in this process), when run with --expose-gc. */
+  memory: { events: number; ndjsonBytes: number; rssGrowth: number; peakGrowth: number; heapUsed: number; external: number };
   /** The project with the most events (the generator's `default`) and the median one. */
   projects: { big: string; median: string };
 }
 
 export async function loadEngine(data: DataFile): Promise<LoadedEngine> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('bench engine: run node with --expose-gc (memory is measured while loading)');
+  gc();
+  const rssBefore = process.memoryUsage().rss;
+  let peak = rssBefore;
   const store = new Store(defaultStoreConfig({ RINGQL_MAX_ROWS_PER_SOURCE: String(Math.max(10_000_000, data.events)), RINGQL_MAX_BYTES_PER_SOURCE: String(64 * 2 ** 30) }));
   const src = store.source('edge.logs.prod')!;
   const counts = new Map<string, number>();
@@ -35,13 +42,18 @@ export async function loadEngine(data: DataFile): Promise<LoadedEngine> {
     for (const e of batch) { const p = (e as { project: string }).project; counts.set(p, (counts.get(p) ?? 0) + 1); }
     src.ingest(batch, END_US);
     n += batch.length;
+    if (n % 100_000 === 0) peak = Math.max(peak, process.memoryUsage().rss);
     if (n % 1_000_000 === 0) progress(`  ringql loaded ${n.toLocaleString()}`);
   }
   const loadMs = performance.now() - t;
+  gc();
+  gc();
+  const after = process.memoryUsage();
+  const memory = { events: src.rowCount, ndjsonBytes: statSync(data.path).size, rssGrowth: after.rss - rssBefore, peakGrowth: Math.max(peak, after.rss) - rssBefore, heapUsed: after.heapUsed, external: after.external };
   const sorted = [...counts].sort((a, b) => b[1] - a[1]);
   const service = await createQueryService({ store, stateDir: mkdtempSync(join(tmpdir(), 'ringql-bench-state-')), nowMicros: () => END_US, budget: BUDGET, cache: { sweepMs: 0 } });
   const prepared = new Map(loadBuiltins().map((b) => [b.def.name, prepareEndpoint(b.def, service.catalog, END_US)] as const));
-  return { store, service, prepared, loadMs, projects: { big: sorted[0]![0], median: sorted[sorted.length >> 1]![0] } };
+  return { store, service, prepared, loadMs, memory, projects: { big: sorted[0]![0], median: sorted[sorted.length >> 1]![0] } };
 }
 
 /** Executes a query without any cache: plan + execute + serialise, as a cache miss does. */

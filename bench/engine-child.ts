@@ -1,6 +1,6 @@
 // Child process: ringql's in-process figures for one data size (no DuckDB in this process). Prints one
 // JSON line with every figure and the query results' fingerprints (compared with the peer's).
-//   node --import tsx bench/engine-child.ts <ndjson-file> <events> <timeMs>
+//   node --expose-gc --import tsx bench/engine-child.ts <ndjson-file> <events> <timeMs>
 
 import { loadEngine, runCold, runWarm, tiny, parsePlanTasks, ingestTask } from './engine-bench.ts';
 import { benchQueries } from './queries.ts';
@@ -13,7 +13,7 @@ const timeMs = Number(timeArg ?? 1000);
 
 const eng = await loadEngine(data);
 progress(`ringql loaded ${data.events.toLocaleString()} events in ${(eng.loadMs / 1000).toFixed(1)} s; big project ${eng.projects.big}, median ${eng.projects.median}`);
-const out: Record<string, unknown> = { loadMs: eng.loadMs, projects: eng.projects, cold: {}, firstRun: {}, warm: {}, fingerprints: {}, other: {} };
+const out: Record<string, unknown> = { loadMs: eng.loadMs, memory: eng.memory, projects: eng.projects, cold: {}, firstRun: {}, warm: {}, fingerprints: {}, other: {} };
 const cold = out.cold as Record<string, Figure>, first = out.firstRun as Record<string, number>, fps = out.fingerprints as Record<string, string>;
 
 for (const [label, project] of Object.entries(eng.projects)) {

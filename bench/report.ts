@@ -8,6 +8,7 @@ import { fmtMs, num, ratio, type Figure } from './stats.ts';
 
 export interface EngineOut {
   loadMs: number;
+  memory: MemoryOut;
   projects: { big: string; median: string };
   cold: Record<string, Figure>;
   firstRun: Record<string, number>;
@@ -73,7 +74,7 @@ export function renderReport(r: ReportInput): string {
     for (const [k, f] of Object.entries(s.engine.warm)) L.push(`| ${k} | ${fmtMs(f)} | ${ratio(f.median, s.duck.t1[k]!.median)} | ${ratio(f.median, s.duck.tAll[k]!.median)} |`);
     L.push('', '| other (ringql) | time |', '|---|---|');
     for (const [k, f] of Object.entries(s.engine.other)) L.push(`| ${k} | ${fmtMs(f)}${k.startsWith('ingest') ? ` (${num(500 / (f.median / 1000))} events/s)` : ''} |`);
-    L.push('', `Memory (store only, separate process): resident growth ${mb(s.memory.rssGrowth)} (peak ${mb(s.memory.peakGrowth)}) for ${mb(s.memory.ndjsonBytes)} of NDJSON: **${(s.memory.rssGrowth / s.memory.ndjsonBytes).toFixed(2)} bytes per NDJSON byte**; heap used ${mb(s.memory.heapUsed)}.`, '');
+    L.push('', `Memory (ringql's process while loading, no peer in it): resident growth ${mb(s.memory.rssGrowth)} (peak ${mb(s.memory.peakGrowth)}) for ${mb(s.memory.ndjsonBytes)} of NDJSON: **${(s.memory.rssGrowth / s.memory.ndjsonBytes).toFixed(2)} bytes per NDJSON byte**; heap used ${mb(s.memory.heapUsed)}.`, '');
   }
 
   if (r.results.length > 1) {

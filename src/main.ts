@@ -2,6 +2,7 @@
 // service, the HTTP server, demo data (RINGQL_DEMO=1) with a live trickle, and graceful shutdown.
 
 import { randomUUID } from 'node:crypto';
+import { getHeapStatistics } from 'node:v8';
 import { fileURLToPath } from 'node:url';
 import { createQueryService } from './endpoints/service.ts';
 import type { QueryService } from './endpoints/service-types.ts';
@@ -156,6 +157,13 @@ async function main(): Promise<void> {
   } catch (err) {
     log(`ringql: ${err instanceof Error ? err.message : String(err)}`);
     process.exit(2);
+  }
+  // Stored bytes cost about 1.3× in heap: say so loudly when the configured capacity cannot fit.
+  const heap = getHeapStatistics().heap_size_limit;
+  const need = store.config.maxBytes * store.sources().length * 1.3;
+  if (need > heap) {
+    log(`ringql: WARNING: RINGQL_MAX_BYTES_PER_SOURCE allows ${(need / 2 ** 30).toFixed(1)} GiB of heap but V8's limit is ${(heap / 2 ** 30).toFixed(1)} GiB; ` +
+      'a full store would crash the process. Lower the capacity or raise the heap with NODE_OPTIONS=--max-old-space-size=<MiB>.');
   }
   const service = await createQueryService({ store, stateDir: cfg.stateDir, limits: cfg.limits });
   if (cfg.demo) await loadDemo(service);

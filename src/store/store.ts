@@ -1,6 +1,7 @@
 // The Store: one SourceStore per source of SPEC §1, and the store configuration read from the
 // environment (RINGQL_RETENTION_HOURS, RINGQL_MAX_ROWS_PER_SOURCE, RINGQL_MAX_BYTES_PER_SOURCE).
 
+import { getHeapStatistics } from 'node:v8';
 import { limitsFromEnv } from '../core/limits.ts';
 import type { StoreConfig } from './types.ts';
 import { SOURCES, sourceByNameOrId } from './sources.ts';
@@ -8,6 +9,15 @@ import { SourceStore } from './source-store.ts';
 import { DEFAULT_HOT_PATHS } from './hot-paths.ts';
 
 const US_PER_HOUR = 3_600_000_000;
+
+/**
+ * Default byte capacity per source: half of V8's heap limit shared by the nine sources (stored bytes
+ * cost about 1.3× in heap), so a full store can never exhaust the heap. Raise the heap with
+ * NODE_OPTIONS=--max-old-space-size=<MiB> to keep more, or set RINGQL_MAX_BYTES_PER_SOURCE.
+ */
+export function defaultBytesPerSource(): number {
+  return Math.floor((getHeapStatistics().heap_size_limit * 0.5) / SOURCES.length);
+}
 
 function positiveNumber(env: Record<string, string | undefined>, name: string, fallback: number, integer: boolean): number {
   const raw = env[name];
@@ -25,7 +35,7 @@ export function defaultStoreConfig(env: Record<string, string | undefined> = pro
   return {
     retentionUs: Math.round(positiveNumber(env, 'RINGQL_RETENTION_HOURS', 192, false) * US_PER_HOUR),
     maxRows: positiveNumber(env, 'RINGQL_MAX_ROWS_PER_SOURCE', 10_000_000, true),
-    maxBytes: positiveNumber(env, 'RINGQL_MAX_BYTES_PER_SOURCE', 8 * 1024 ** 3, true),
+    maxBytes: positiveNumber(env, 'RINGQL_MAX_BYTES_PER_SOURCE', defaultBytesPerSource(), true),
     segmentRows: 4096,
     maxEventDepth: limits.maxEventDepth,
     maxStringBytes: limits.maxFieldBytes,

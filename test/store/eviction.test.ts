@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { SourceStore } from '../../src/store/source-store.ts';
-import { Store, defaultStoreConfig } from '../../src/store/store.ts';
+import { Store, defaultStoreConfig, defaultBytesPerSource } from '../../src/store/store.ts';
+import { getHeapStatistics } from 'node:v8';
 import { sourceByNameOrId } from '../../src/store/sources.ts';
 import type { StoreConfig } from '../../src/store/types.ts';
 
@@ -101,7 +102,8 @@ describe('Store and its configuration', () => {
     const d = defaultStoreConfig({});
     expect(d.retentionUs).toBe(192 * 3600 * SEC);
     expect(d.maxRows).toBe(10_000_000);
-    expect(d.maxBytes).toBe(8 * 1024 ** 3);
+    expect(d.maxBytes).toBe(defaultBytesPerSource());
+    expect(d.maxBytes * 9).toBeLessThan(getHeapStatistics().heap_size_limit);
     const c = defaultStoreConfig({ RINGQL_RETENTION_HOURS: '1.5', RINGQL_MAX_ROWS_PER_SOURCE: '100', RINGQL_MAX_BYTES_PER_SOURCE: '5000' });
     expect(c).toMatchObject({ retentionUs: 1.5 * 3600 * SEC, maxRows: 100, maxBytes: 5000 });
   });
