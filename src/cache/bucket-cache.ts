@@ -107,6 +107,12 @@ export interface BucketAnswer {
   plan: Plan;
   /** The state existed before this request (a warm answer). */
   warm: boolean;
+  /**
+   * A lower bound (µs) on the timestamp of every row the answer counted (+Infinity when none):
+   * while the scan's lower time bound stays at or below it (below, for an exclusive bound), the
+   * same data gives the same answer.
+   */
+  firstCounted: number;
 }
 
 export class BucketCache {
@@ -148,23 +154,32 @@ export class BucketCache {
       else for (let i = 0; i < parts.length; i++) acc[i]! += parts[i]!;
     };
     let firstWhole = -Infinity;
+    let firstCounted = Infinity;
     if (minTs !== undefined) {
       const aligned = minTs % MINUTE === 0 && (scan.minInclusive ?? true);
       const boundary = Math.floor(minTs / MINUTE) * MINUTE;
       firstWhole = aligned ? boundary : boundary + MINUTE;
       if (!aligned) {
         const upper = Math.min(boundary + MINUTE, scan.maxTs ?? Infinity);
-        const exact = this.partials(shape, { ...scan, scanId: scan.scanId, maxTs: upper, maxInclusive: upper === scan.maxTs ? scan.maxInclusive ?? true : false }, ctx);
-        for (const [m, parts] of exact) add(m, parts);
+        const exact = this.partials(shape, { ...scan, scanId: scan.scanId, maxTs: upper, maxInclusive: upper === scan.maxTs ? scan.maxInclusive ?? true : false }, ctx, true);
+        for (const [m, parts] of exact) {
+          const earliest = parts.pop()!; // the MIN(timestamp) asked for above
+          if (parts[0]! > 0) firstCounted = Math.min(firstCounted, earliest);
+          add(m, parts);
+        }
       }
     }
-    for (const [m, parts] of state.minutes) if (m >= firstWhole) add(m, parts);
+    for (const [m, parts] of state.minutes) {
+      if (m < firstWhole) continue;
+      add(m, parts);
+      if (parts[0]! > 0 && m < firstCounted) firstCounted = m; // every row of minute m is at or after m
+    }
     const rows: Value[][] = [];
     for (const [b, parts] of [...buckets.entries()].sort((x, y) => x[0] - y[0])) {
       if (parts[0]! > 0) rows.push([b, ...parts.slice(1)]);
     }
     const replaced = replaceNode(plan, agg, { k: 'rows', rows, cols: agg.cols, note: `bucket-cache ${unit.toLowerCase()} buckets=${rows.length}` });
-    return { plan: replaced, warm };
+    return { plan: replaced, warm, firstCounted };
   }
 
   /** Background warming: folds new events into every state without answering. */
@@ -204,13 +219,17 @@ export class BucketCache {
     }
   }
 
-  /** Runs the aggregation per minute (plus a row count) over the given scan. */
-  private partials(shape: BucketShape, scan: ScanPlan, ctx: ExecContext): Map<number, number[]> {
+  /**
+   * Runs the aggregation per minute over the given scan: [row count, each aggregate], and with
+   * `earliest` the smallest counted timestamp last.
+   */
+  private partials(shape: BucketShape, scan: ScanPlan, ctx: ExecContext, earliest = false): Map<number, number[]> {
     const { agg, ts } = shape;
     const trunc = scalarFunction('TIMESTAMP_TRUNC')!;
     const count = aggregateFunction('COUNT')!;
     const key: BExpr = { k: 'call', fn: trunc, args: [ts, { k: 'const', value: 'MINUTE', type: 'STRING' }], type: 'TIMESTAMP', safe: false };
     const aggs: BExpr[] = [{ k: 'agg', agg: count, args: [], distinct: false, star: true, type: 'INT64' }, ...agg.aggs];
+    if (earliest) aggs.push({ k: 'agg', agg: aggregateFunction('MIN')!, args: [ts], distinct: false, star: false, type: 'TIMESTAMP' });
     const cols: ColInfo[] = [key, ...aggs].map((_, i) => ({ id: -1_000_000 - i, name: `$p${i}`, type: 'INT64' }));
     const input = withScan(agg.input, shape.scan, { ...scan, order: 'any' });
     const op = buildOperator({ k: 'aggregate', input, keys: [key], aggs, cols }, ctx);

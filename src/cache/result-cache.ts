@@ -9,7 +9,8 @@ import { executePlan, planRequest, type ExecuteResult, type ResolvedRequest } fr
 import type { RunResponse } from '../endpoints/service-types.ts';
 import type { Catalog } from '../plan/catalog.ts';
 import type { Budget } from '../exec/context.ts';
-import { BucketCache, findBucketAggregate } from './bucket-cache.ts';
+import { BucketCache, findBucketAggregate, type SourceClock } from './bucket-cache.ts';
+import { clockOnlyInWindowStart } from '../plan/clock.ts';
 
 export interface RunContext {
   catalog: Catalog;
@@ -22,6 +23,8 @@ export interface CacheConfig {
   /** How often the warming sweep runs (ms); 0 = never on a timer (tests call warmNow()). */
   sweepMs: number;
 }
+
+const MAX_BUCKET_STATES = 256;
 
 export const DEFAULT_CACHE: CacheConfig = { maxEntries: 10_000, maxBytes: 256 * 1024 * 1024, sweepMs: 1000 };
 
@@ -37,6 +40,30 @@ interface Entry {
   warmUs: number;
   recompute: () => ExecuteResult;
   bytes: number;
+}
+
+/**
+ * A bucket-cache answer kept as bytes, with what it depended on: the source's newest sequence number
+ * and eviction watermark, and, when its window start moves with the clock, how far it may move.
+ */
+interface BucketMemo {
+  result: ExecuteResult;
+  source: SourceClock;
+  seq: number;
+  watermark: number;
+  /** µs when computed; the clock it was planned at. */
+  computedAt: number;
+  /** Window start minus the planning clock, when the window start is now + a fixed offset; else null. */
+  offset: number | null;
+  /** Every counted row is at or after this (µs). */
+  firstCounted: number;
+}
+
+/** Whether the memo is still exactly what the query returns at `now`. */
+function memoHolds(m: BucketMemo, now: number): boolean {
+  if (now < m.computedAt || m.source.lastSeq() !== m.seq || m.source.watermark() !== m.watermark) return false;
+  // The window start only moves forward; strictly below the first counted row, nothing counted leaves it.
+  return m.offset === null || now + m.offset < m.firstCounted;
 }
 
 export function cacheKey(endpointId: string, req: ResolvedRequest, redact: boolean): string {
@@ -55,7 +82,10 @@ export class ResultCache {
   private bucketHits = 0;
   /** Per key: whether its plan is answered by the bucket cache (decided on first sight). */
   private readonly kinds: LRUMapWithDelete<string, 'bucket' | 'result'>;
-  readonly buckets = new BucketCache();
+  readonly buckets = new BucketCache(MAX_BUCKET_STATES);
+  /** Bucket answers as bytes, per key, reused while nothing they depend on has changed. */
+  private readonly bucketMemos = new LRUMapWithDelete<string, BucketMemo>(MAX_BUCKET_STATES);
+  private memoHits = 0;
 
   constructor(cfg: Partial<CacheConfig>, private readonly now: () => number) {
     this.cfg = { ...DEFAULT_CACHE, ...cacheConfigFromEnv(), ...cfg };
@@ -82,14 +112,29 @@ export class ResultCache {
     }
     const key = cacheKey(prep.def.id, req, redact);
     if (this.kinds.get(key) !== 'result') {
+      const memo = this.bucketMemos.get(key);
+      if (memo && memoHolds(memo, nowUs)) {
+        this.bucketHits++;
+        this.memoHits++;
+        return { ...this.response(memo.result, 'HIT', nowUs - memo.computedAt), cacheKind: 'bucket' };
+      }
       const t0 = performance.now();
       const plan = planRequest(prep, req, ctx.catalog, nowUs);
       const shape = findBucketAggregate(plan);
       if (shape) {
         this.kinds.set(key, 'bucket');
         const source = shape.scan.source;
-        const a = this.buckets.answer(key, plan, shape, { lastSeq: () => source.lastSeq(), watermark: () => source.watermark() }, ctx.budget);
+        const clock: SourceClock = { lastSeq: () => source.lastSeq(), watermark: () => source.watermark() };
+        const seq = clock.lastSeq(), watermark = clock.watermark();
+        const a = this.buckets.answer(key, plan, shape, clock, ctx.budget);
         const r = executePlan(a.plan, prep, redact, ctx.budget, performance.now() - t0);
+        if (clockOnlyInWindowStart(plan, shape.scan)) {
+          const { minTs, minTsClock } = shape.scan;
+          const offset = minTsClock === 'affine' && minTs !== undefined ? minTs - nowUs : null;
+          this.bucketMemos.set(key, { result: r, source: clock, seq, watermark, computedAt: nowUs, offset, firstCounted: a.firstCounted });
+        } else {
+          this.bucketMemos.delete(key);
+        }
         if (a.warm) { this.bucketHits++; return { ...this.response(r, 'HIT', 0), cacheKind: 'bucket', timings: r.timings }; }
         this.computations++;
         return this.response(r, 'MISS', 0);
@@ -184,16 +229,18 @@ export class ResultCache {
   onIngest(_source: string): void {}
 
   dropEndpoint(id: string): void {
-    this.buckets.drop(JSON.stringify([id]).slice(0, -1));
-    for (const key of [...this.kinds.keys()]) if (key.startsWith(JSON.stringify([id]).slice(0, -1))) this.kinds.delete(key);
+    const prefix = JSON.stringify([id]).slice(0, -1);
+    this.buckets.drop(prefix);
+    for (const key of [...this.kinds.keys()]) if (key.startsWith(prefix)) this.kinds.delete(key);
+    for (const key of [...this.bucketMemos.keys()]) if (key.startsWith(prefix)) this.bucketMemos.delete(key);
     for (const key of [...this.entries.keys()]) {
       const e = this.entries.peek(key);
       if (e && e.endpointId === id) { this.entries.delete(key); this.bytes -= e.bytes; }
     }
   }
 
-  stats(): { entries: number; bytes: number; computations: number; hits: number; bucket_hits: number; bucket_states: number } {
-    return { entries: this.entries.size, bytes: this.bytes, computations: this.computations, hits: this.hits, bucket_hits: this.bucketHits, bucket_states: this.buckets.size };
+  stats(): { entries: number; bytes: number; computations: number; hits: number; bucket_hits: number; bucket_memo_hits: number; bucket_states: number } {
+    return { entries: this.entries.size, bytes: this.bytes, computations: this.computations, hits: this.hits, bucket_hits: this.bucketHits, bucket_memo_hits: this.memoHits, bucket_states: this.buckets.size };
   }
 
   close(): void {

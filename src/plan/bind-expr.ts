@@ -135,7 +135,7 @@ export class ExprBinder {
         if (!UNITS.has(unit)) fail('query_error', `Unknown INTERVAL unit ${e.unit}`, e.pos);
         if (v.k !== 'const' || typeof v.value !== 'number') fail('query_error', 'INTERVAL needs a constant integer, e.g. INTERVAL 1 HOUR', e.pos);
         const iv: IntervalValue = { interval: true, n: v.value as number, unit };
-        return { k: 'const', value: iv, type: 'INTERVAL' };
+        return v.clock ? { k: 'const', value: iv, type: 'INTERVAL', clock: 'other' } : { k: 'const', value: iv, type: 'INTERVAL' };
       }
       case 'subscript': {
         const mode = e.mode === 'plain' ? 'offset' : e.mode;
@@ -144,7 +144,7 @@ export class ExprBinder {
           if (v && v.kind === 'table') {
             // struct subscript on a row: `dates[0]` is the first column of range variable `dates`
             const idx = this.bind(e.index, ctx);
-            if (idx.k !== 'const' || typeof idx.value !== 'number') fail('query_error', 'A row subscript needs a constant index', e.pos);
+            if (idx.k !== 'const' || typeof idx.value !== 'number' || idx.clock) fail('query_error', 'A row subscript needs a constant index', e.pos);
             const i = (idx.value as number) - (mode === 'ordinal' || mode === 'safe_ordinal' ? 1 : 0);
             const col = v.cols[i];
             if (!col) fail('query_error', `Field index ${idx.value} is out of bounds for ${v.display} (${v.cols.length} columns)`, e.pos);
@@ -224,7 +224,7 @@ export class ExprBinder {
     }
     if (rest.length === 0) {
       const upper = first.toUpperCase();
-      if (upper === 'CURRENT_TIMESTAMP') return { k: 'const', value: this.host.nowUs, type: 'TIMESTAMP' };
+      if (upper === 'CURRENT_TIMESTAMP') return { k: 'const', value: this.host.nowUs, type: 'TIMESTAMP', clock: 'affine' };
     }
     const known = ctx.scope.allCols().map((c) => c.name);
     const hint = known.length ? `; columns here: ${[...new Set(known)].slice(0, 20).join(', ')}` : '';
@@ -279,7 +279,7 @@ export class ExprBinder {
     }
     if (name === 'CURRENT_TIMESTAMP' || name === 'NOW') {
       if (e.args.length) fail('query_error', `${name} takes no arguments`, e.pos);
-      return { k: 'const', value: this.host.nowUs, type: 'TIMESTAMP' };
+      return { k: 'const', value: this.host.nowUs, type: 'TIMESTAMP', clock: 'affine' };
     }
     if (name === 'ARRAY' && e.args.length === 1 && e.args[0]!.kind === 'subquery') {
       const plan = this.subqueryPlan(e.args[0]!.query, ctx, 1, 'ARRAY(subquery)');
@@ -386,7 +386,7 @@ const isNum = (t: SqlType): boolean => t === 'INT64' || t === 'FLOAT64';
 const arity = (min: number, max: number): string => (min === max ? `${min} argument${min === 1 ? '' : 's'}` : `${min} to ${max} arguments`);
 
 export function colRef(c: ColInfo): BExpr {
-  if (c.constant) return { k: 'const', value: c.constant.value, type: c.type };
+  if (c.constant) return c.constant.clock ? { k: 'const', value: c.constant.value, type: c.type, clock: c.constant.clock } : { k: 'const', value: c.constant.value, type: c.type };
   return c.origin ? { k: 'col', id: c.id, name: c.name, type: c.type, origin: c.origin } : { k: 'col', id: c.id, name: c.name, type: c.type };
 }
 

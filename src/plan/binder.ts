@@ -100,6 +100,8 @@ export class Binder implements ExprBinderHost {
 
   private constInt(e: Expr, ctes: CteScope, trusted: boolean, what: string): number {
     const b = this.exprs.bind(e, { scope: new FromScope(null), ctes, trusted, aggMode: 'forbid', clause: what });
+    // The number leaves the plan as a plain integer, so it must not depend on the clock (nor does BigQuery allow it).
+    if (b.k === 'const' && b.clock) fail('query_error', `${what} needs a constant integer, not one computed from CURRENT_TIMESTAMP`, e.pos);
     const v = b.k === 'const' ? (typeof b.value === 'string' && /^\s*\d+\s*$/.test(b.value) ? Number(b.value) : b.value) : undefined;
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) fail('query_error', `${what} needs a constant non-negative integer`, e.pos);
     return v;
@@ -394,7 +396,8 @@ export class Binder implements ExprBinderHost {
     }
     if ((type === 'inner' || type === 'left' || type === 'right' || type === 'full') && !on) fail('query_error', `${j.type} JOIN needs an ON or USING clause`, j.pos);
     const join: Plan = { k: 'join', left, right, type, cols: [...left.cols, ...right.cols] };
-    if (on && !(on.k === 'const' && on.value === true)) join.on = on;
+    // A clock-dependent TRUE stays in the plan, so the bucket cache sees that the answer depends on time.
+    if (on && !(on.k === 'const' && on.value === true && !on.clock)) join.on = on;
     return join;
   }
 
@@ -416,7 +419,7 @@ export class Binder implements ExprBinderHost {
     if (offsetCol) plan.offsetCol = offsetCol;
     if (on) {
       const cond = this.exprs.bind(on, { scope, ctes, trusted, aggMode: 'forbid', clause: 'JOIN ON' });
-      if (!(cond.k === 'const' && cond.value === true)) {
+      if (!(cond.k === 'const' && cond.value === true && !cond.clock)) {
         if (outer) fail('query_error', 'LEFT JOIN UNNEST supports only ON TRUE; filter in WHERE instead', on.pos);
         plan = { k: 'filter', input: plan, pred: cond, cols: plan.cols };
       }
@@ -432,7 +435,10 @@ export class Binder implements ExprBinderHost {
 export function constantColumns(plan: Plan): ColInfo[] | null {
   if (plan.k !== 'project' || plan.input.k !== 'values' || plan.input.rows.length !== 1) return null;
   if (!plan.exprs.every((e) => e.k === 'const')) return null;
-  return plan.cols.map((c, i) => ({ ...c, constant: { value: (plan.exprs[i] as Extract<BExpr, { k: 'const' }>).value } }));
+  return plan.cols.map((c, i) => {
+    const e = plan.exprs[i] as Extract<BExpr, { k: 'const' }>;
+    return { ...c, constant: e.clock ? { value: e.value, clock: e.clock } : { value: e.value } };
+  });
 }
 
 /** Whether an AST expression contains an aggregate call outside subqueries. */

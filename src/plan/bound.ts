@@ -21,11 +21,18 @@ export interface ColInfo {
   type: SqlType;
   origin?: Origin;
   /** Set when the column is a constant of a one-row constant relation (a CTE like `dates`). */
-  constant?: { value: Value };
+  constant?: { value: Value; clock?: Clock };
 }
 
+/**
+ * How a constant depends on CURRENT_TIMESTAMP: 'affine' is exactly now + a fixed offset (now itself,
+ * or TIMESTAMP_SUB/ADD of a fixed-length interval); 'other' is any other function of now. Absent:
+ * independent of the clock. Lets the bucket cache know when an answer stays valid as time passes.
+ */
+export type Clock = 'affine' | 'other';
+
 export type BExpr =
-  | { k: 'const'; value: Value; type: SqlType }
+  | { k: 'const'; value: Value; type: SqlType; clock?: Clock }
   | { k: 'col'; id: number; name: string; type: SqlType; origin?: Origin }
   | { k: 'field'; base: BExpr; name: string; type: SqlType }
   | { k: 'call'; fn: FnDef; args: BExpr[]; type: SqlType; safe: boolean }
@@ -52,6 +59,9 @@ export interface ScanPlan {
   minInclusive?: boolean;
   maxTs?: number;
   maxInclusive?: boolean;
+  /** Set when a pushed-down bound came from a clock-dependent constant (see Clock). */
+  minTsClock?: Clock;
+  maxTsClock?: Clock;
   order: 'desc' | 'asc' | 'any';
   /** Only events ingested after this sequence number (incremental aggregates). */
   afterSeq?: number;

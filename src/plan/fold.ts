@@ -1,18 +1,41 @@
 // Constant folding: evaluates every sub-expression whose inputs are constants (parameters are
 // constants once bound), and collapses CASE/AND/OR/IF on constant conditions so that, e.g.,
-// CASE WHEN @interval = 'daily' THEN ... keeps only its live branch.
+// CASE WHEN @interval = 'daily' THEN ... keeps only its live branch. Constants computed from
+// CURRENT_TIMESTAMP carry a Clock mark; folding never decides a branch on one (the decision would
+// vanish from the plan), so a plan shows every place where its answer depends on the time.
 
 import { RingqlError } from '../core/errors.ts';
 import { compileExpr } from '../fn/compile-expr.ts';
-import type { BExpr } from './bound.ts';
+import type { BExpr, Clock } from './bound.ts';
 
 const noColumns = {
   col(): never { throw new Error('constant folding reached a column'); },
   subquery(): never { throw new Error('constant folding reached a subquery'); },
 };
 
-function isConst(e: BExpr): e is Extract<BExpr, { k: 'const' }> {
+type Const = Extract<BExpr, { k: 'const' }>;
+
+function isConst(e: BExpr): e is Const {
   return e.k === 'const';
+}
+
+/** A constant a fold may decide on: one that does not depend on the clock. */
+function isFixed(e: BExpr): e is Const {
+  return e.k === 'const' && e.clock === undefined;
+}
+
+/** Interval units of a fixed length in µs: shifting now by one keeps the result now + offset. */
+const FIXED_UNITS = new Set(['MICROSECOND', 'MILLISECOND', 'SECOND', 'MINUTE', 'HOUR', 'DAY', 'WEEK']);
+
+/** The clock mark of a value computed from constant children. */
+function clockOf(e: BExpr, kids: readonly BExpr[]): Clock | undefined {
+  if (!kids.some((c) => c.k === 'const' && c.clock !== undefined)) return undefined;
+  if (e.k === 'call' && (e.fn.name === 'TIMESTAMP_SUB' || e.fn.name === 'TIMESTAMP_ADD') && kids.length === 2) {
+    const [t, iv] = kids as [Const, Const];
+    const v = iv.value as { unit?: unknown } | null;
+    if (t.clock === 'affine' && iv.clock === undefined && v !== null && typeof v === 'object' && FIXED_UNITS.has(String(v.unit))) return 'affine';
+  }
+  return 'other';
 }
 
 /** Folds one node whose children are already folded. */
@@ -23,33 +46,33 @@ export function foldNode(e: BExpr): BExpr {
     case 'and': {
       const rest: BExpr[] = [];
       for (const a of e.args) {
-        if (isConst(a)) {
+        if (isFixed(a)) {
           if (a.value === false) return { k: 'const', value: false, type: 'BOOL' };
           if (a.value === true) continue;
         }
         rest.push(a);
       }
       if (rest.length === 0) return { k: 'const', value: true, type: 'BOOL' };
-      if (rest.length === 1 && rest[0]!.type === 'BOOL' && !isConst(rest[0]!)) return rest[0]!;
+      if (rest.length === 1 && rest[0]!.type === 'BOOL' && !isFixed(rest[0]!)) return rest[0]!;
       return rest.length === e.args.length ? tryEval(e) : tryEval({ ...e, args: rest });
     }
     case 'or': {
       const rest: BExpr[] = [];
       for (const a of e.args) {
-        if (isConst(a)) {
+        if (isFixed(a)) {
           if (a.value === true) return { k: 'const', value: true, type: 'BOOL' };
           if (a.value === false) continue;
         }
         rest.push(a);
       }
       if (rest.length === 0) return { k: 'const', value: false, type: 'BOOL' };
-      if (rest.length === 1 && rest[0]!.type === 'BOOL' && !isConst(rest[0]!)) return rest[0]!;
+      if (rest.length === 1 && rest[0]!.type === 'BOOL' && !isFixed(rest[0]!)) return rest[0]!;
       return rest.length === e.args.length ? tryEval(e) : tryEval({ ...e, args: rest });
     }
     case 'case': {
       const whens: { when: BExpr; then: BExpr }[] = [];
       for (const w of e.whens) {
-        if (isConst(w.when)) {
+        if (isFixed(w.when)) {
           if (w.when.value === true) {
             if (whens.length === 0) return retype(w.then, e.type);
             return { ...e, whens, else: w.then };
@@ -65,7 +88,7 @@ export function foldNode(e: BExpr): BExpr {
       if (e.arg.type === e.to && e.to !== 'ANY') return e.arg;
       return tryEval(e);
     case 'call':
-      if (e.fn.name === 'IF' && isConst(e.args[0]!)) return retype(e.args[0]!.value === true ? e.args[1]! : e.args[2]!, e.type);
+      if (e.fn.name === 'IF' && isFixed(e.args[0]!)) return retype(e.args[0]!.value === true ? e.args[1]! : e.args[2]!, e.type);
       return tryEval(e);
     default:
       return tryEval(e);
@@ -77,21 +100,23 @@ function retype(e: BExpr, type: BExpr['type']): BExpr {
   return isConst(e) && e.type === 'NULL' ? { ...e, type } : e;
 }
 
-function childrenConst(e: BExpr): boolean {
+/** The node's children when every one is a constant, else null. */
+function constChildren(e: BExpr): BExpr[] | null {
+  let kids: BExpr[];
   switch (e.k) {
-    case 'field': return isConst(e.base);
-    case 'call': return e.args.every(isConst);
-    case 'and': case 'or': return e.args.every(isConst);
-    case 'not': return isConst(e.arg);
-    case 'case': return e.whens.every((w) => isConst(w.when) && isConst(w.then)) && isConst(e.else);
-    case 'cast': return isConst(e.arg);
-    case 'in': return isConst(e.arg) && e.list.every(isConst);
-    case 'inArray': return isConst(e.arg) && isConst(e.array);
-    case 'subscript': return isConst(e.base) && isConst(e.index);
-    case 'array': return e.elements.every(isConst);
-    case 'struct': return e.fields.every((f) => isConst(f.expr));
-    default: return false;
+    case 'field': kids = [e.base]; break;
+    case 'call': case 'and': case 'or': kids = e.args; break;
+    case 'not': kids = [e.arg]; break;
+    case 'case': kids = [...e.whens.flatMap((w) => [w.when, w.then]), e.else]; break;
+    case 'cast': kids = [e.arg]; break;
+    case 'in': kids = [e.arg, ...e.list]; break;
+    case 'inArray': kids = [e.arg, e.array]; break;
+    case 'subscript': kids = [e.base, e.index]; break;
+    case 'array': kids = e.elements; break;
+    case 'struct': kids = e.fields.map((f) => f.expr); break;
+    default: return null;
   }
+  return kids.every(isConst) ? kids : null;
 }
 
 /**
@@ -99,10 +124,12 @@ function childrenConst(e: BExpr): boolean {
  * raised here: the node stays as it is and fails only if a row actually evaluates it.
  */
 function tryEval(e: BExpr): BExpr {
-  if (!childrenConst(e)) return e;
+  const kids = constChildren(e);
+  if (kids === null) return e;
   try {
     const v = compileExpr(e, noColumns)(null);
-    return { k: 'const', value: v, type: e.type };
+    const clock = clockOf(e, kids);
+    return clock ? { k: 'const', value: v, type: e.type, clock } : { k: 'const', value: v, type: e.type };
   } catch (err) {
     if (err instanceof RingqlError) return e;
     throw err;

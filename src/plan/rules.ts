@@ -2,7 +2,7 @@
 // they restrict, satisfy ORDER BY timestamp from the scan's own order, and let scans feeding
 // order-insensitive operators (aggregates, sorts) run in whatever order is fastest.
 
-import type { BExpr, Plan, ScanPlan } from './bound.ts';
+import type { BExpr, Clock, Plan, ScanPlan } from './bound.ts';
 import { andAll, conjuncts, originOf } from './expr-util.ts';
 import { children } from './explain.ts';
 
@@ -29,10 +29,12 @@ function recognise(c: BExpr): Pushable | null {
   if (!o || o.element) return null;
   const scan = o.scan;
   const v = b.value;
+  const clock = b.clock;
   if (o.path.length === 1 && o.path[0] === 'timestamp' && typeof v === 'number' && b.type === 'TIMESTAMP') {
-    return { scan, apply: () => tightenTime(scan, op, v) };
+    return { scan, apply: () => { tightenTime(scan, op, v); if (clock) markClock(scan, op, clock); } };
   }
-  if (op === '$=' && typeof v === 'string' && samePath(o.path, scan.source.def.projectPath)) {
+  // A project that depends on the clock stays a filter (visible to the bucket cache's clock check).
+  if (op === '$=' && typeof v === 'string' && !clock && samePath(o.path, scan.source.def.projectPath)) {
     return {
       scan,
       apply: () => {
@@ -60,6 +62,16 @@ function tightenTime(s: ScanPlan, op: string, v: number): void {
   else if (op === '$<') upper(v, false);
   else if (op === '$<=') upper(v, true);
   else if (op === '$=') { lower(v, true); upper(v, true); }
+}
+
+/**
+ * Remembers that a clock-dependent bound was folded into the scan, whichever bound won: a fixed
+ * bound that is tighter now may be overtaken by the moving one later.
+ */
+function markClock(s: ScanPlan, op: string, clock: Clock): void {
+  const worst = (a: Clock | undefined): Clock => (a === 'other' || clock === 'other' ? 'other' : 'affine');
+  if (op === '$>' || op === '$>=' || op === '$=') s.minTsClock = worst(s.minTsClock);
+  if (op === '$<' || op === '$<=' || op === '$=') s.maxTsClock = worst(s.maxTsClock);
 }
 
 /**
