@@ -46,7 +46,7 @@ export interface RingqlServer {
 
 export async function startRingql(maxRows: number): Promise<RingqlServer> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--max-old-space-size=20480', '--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [...(process.env.RINGQL_BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.RINGQL_BENCH_PROFILE] : []), '--max-old-space-size=20480', '--import', 'tsx', 'src/main.ts'], {
     cwd: new URL('..', import.meta.url).pathname,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', RINGQL_DEMO: '0', RINGQL_ACCESS_TOKENS: TOKEN, RINGQL_MAX_ROWS_PER_SOURCE: String(maxRows), RINGQL_MAX_BYTES_PER_SOURCE: String(64 * 2 ** 30), RINGQL_STATE_DIR: join(dataDir(), `state-${port}`), RINGQL_RETENTION_HOURS: String(24 * 365 * 30) },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,6 +1,6 @@
 // Builds a response body as UTF-8 bytes: pieces (stored row JSON, rendered rows) are collected, then
-// written once into one exactly-sized Buffer (V8 encodes one-byte strings at memcpy speed). No joined
-// string is built, and uWebSockets.js sends the bytes without another UTF-8 conversion.
+// written once into one exactly-sized Buffer. No joined string is built, and uWebSockets.js sends the
+// bytes without another UTF-8 conversion.
 
 import { RingqlError } from '../core/errors.ts';
 
@@ -26,11 +26,17 @@ export class BodyWriter {
   /** The whole body; the writer must not be used afterwards. */
   finish(): Buffer {
     const parts = this.parts;
+    const bytes = new Array<number>(parts.length);
     let n = 0;
-    for (let i = 0; i < parts.length; i++) n += Buffer.byteLength(parts[i]!, 'utf8');
+    for (let i = 0; i < parts.length; i++) n += bytes[i] = Buffer.byteLength(parts[i]!, 'utf8');
     const out = Buffer.allocUnsafe(n);
     let at = 0;
-    for (let i = 0; i < parts.length; i++) at += out.write(parts[i]!, at, 'utf8');
+    for (let i = 0; i < parts.length; i++) {
+      // As many UTF-8 bytes as characters means pure ASCII, whose Latin-1 bytes are the same: a
+      // straight copy, 3-4x cheaper than UTF-8 encoding (the bulk of a logs.all answer's cost).
+      const p = parts[i]!;
+      at += out.write(p, at, bytes[i] === p.length ? 'latin1' : 'utf8');
+    }
     return out;
   }
 }
