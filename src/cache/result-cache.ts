@@ -66,9 +66,21 @@ function memoHolds(m: BucketMemo, now: number): boolean {
   return m.offset === null || now + m.offset < m.firstCounted;
 }
 
+/** Every key of one endpoint starts with this. */
+export function keyPrefix(endpointId: string): string {
+  return endpointId + '\n';
+}
+
+/**
+ * The cache key: endpoint, declared parameter values (in declaration order, as resolveRequest
+ * builds them), the consumer query and the redaction flag. Each value is length-prefixed, so no
+ * two requests share a key; built by concatenation because it runs on every request.
+ */
 export function cacheKey(endpointId: string, req: ResolvedRequest, redact: boolean): string {
-  const params = [...req.values.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return JSON.stringify([endpointId, params, req.consumer ? [req.consumer.kind, req.consumer.text] : null, redact]);
+  let key = keyPrefix(endpointId) + (redact ? 'r' : '-');
+  for (const [name, v] of req.values) key += `${name.length}:${name}=${v === null ? '~' : `${v.length}:${v}`};`;
+  if (req.consumer) key += `${req.consumer.kind}:${req.consumer.text.length}:${req.consumer.text}`;
+  return key;
 }
 
 export class ResultCache {
@@ -229,7 +241,7 @@ export class ResultCache {
   onIngest(_source: string): void {}
 
   dropEndpoint(id: string): void {
-    const prefix = JSON.stringify([id]).slice(0, -1);
+    const prefix = keyPrefix(id);
     this.buckets.drop(prefix);
     for (const key of [...this.kinds.keys()]) if (key.startsWith(prefix)) this.kinds.delete(key);
     for (const key of [...this.bucketMemos.keys()]) if (key.startsWith(prefix)) this.bucketMemos.delete(key);

@@ -1,7 +1,7 @@
 // Access tokens (SPEC §3 Authentication): parsed from RINGQL_ACCESS_TOKENS or generated once,
 // read from Bearer header, X-API-KEY, then ?api_key, compared in constant time, checked per scope.
 
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { RingqlError } from '../core/errors.ts';
 
 export type Scope = 'ingest' | 'query' | 'private';
@@ -21,7 +21,7 @@ export interface TokenSet {
   readonly generated: string | null;
 }
 
-const digestOf = (token: string): Buffer => createHash('sha256').update(token, 'utf8').digest();
+const digestOf = (token: string): Buffer => hash('sha256', token, 'buffer');
 
 export function tokenSet(tokens: { token: string; scopes?: Scope[] }[], generated: string | null = null): TokenSet {
   return {
