@@ -66,7 +66,7 @@ export function runToJson(plan: Plan, opts: RunOptions): JsonResult {
     for (const r of b) {
       if (cap !== null && rows >= cap) { truncated = true; break outer; }
       if (rows++ > 0) out.write(',');
-      if (splice) { out.write(splice(r).json); continue; }
+      if (splice) { out.write(splice(r).jsonBytes()); continue; }
       let s = '';
       for (let i = 0; i < accs.length; i++) s += keys[i] + valueToJson(accs[i]!(r));
       out.write(accs.length ? s + '}' : '{}');

@@ -1,17 +1,30 @@
 // One scanned event as operators see it: timestamp and project are plain fields; the stored
-// JSON text is parsed only when an expression reads id, event_message, metadata or extra columns.
+// JSON text is decoded and parsed only when an expression reads id, event_message, metadata or
+// extra columns, and an answer made of whole stored rows copies their bytes without decoding.
 
+import type { RowText } from '../store/types.ts';
 import type { Value } from './values.ts';
 
 export class ScanRow {
   parsed: Record<string, Value> | undefined = undefined;
   extraParsed: Record<string, Value> | undefined = undefined;
+  private text: string | undefined = undefined;
   constructor(
-    readonly json: string,
+    private readonly rows: RowText,
+    private readonly r: number,
     readonly ts: number,
     readonly project: string | null,
-    readonly extra: string | null,
   ) {}
+
+  /** The stored JSON text (decoded once). */
+  get json(): string {
+    return (this.text ??= this.rows.json(this.r));
+  }
+
+  /** The stored JSON as it is kept: UTF-8 bytes once sealed (no decoding), text before. */
+  jsonBytes(): Buffer | string {
+    return this.rows.jsonBytes(this.r);
+  }
 
   /** The event's {id, timestamp, event_message, metadata} object, parsed once. */
   base(): Record<string, Value> {
@@ -42,7 +55,11 @@ export class ScanRow {
 
   /** The event's other top-level columns, parsed once ({} when none). */
   extras(): Record<string, Value> {
-    return (this.extraParsed ??= this.extra === null ? {} : (JSON.parse(this.extra) as Record<string, Value>));
+    if (this.extraParsed === undefined) {
+      const x = this.rows.extra(this.r);
+      this.extraParsed = x === null ? {} : (JSON.parse(x) as Record<string, Value>);
+    }
+    return this.extraParsed;
   }
 }
 

@@ -2,7 +2,7 @@
 // time range inside each, and merges the survivors lazily (a segment joins the heap only once it
 // could hold the next row), so the newest 100 rows of a project touch only the newest segments.
 
-import type { ScanBatch, ScanSpec } from './types.ts';
+import type { RowText, ScanBatch, ScanSpec } from './types.ts';
 import {
   lowerBound, lowerBoundPerm, upperBound, upperBoundPerm,
   type OpenSegment, type RowData, type Segment,
@@ -171,8 +171,8 @@ function newBatch(size: number, hotKeys: readonly string[]): ScanBatch {
     n: 0,
     ts: new Float64Array(size),
     seq: new Float64Array(size),
-    json: new Array<string>(size),
-    extra: new Array<string | null>(size),
+    rows: new Array<RowText>(size),
+    idx: new Uint32Array(size),
     project: new Array<string | null>(size),
     hot,
   };
@@ -242,8 +242,8 @@ export function* scanSnapshot(snap: ScanSnapshot, spec: ScanSpec): Generator<Sca
       const n = batch.n;
       batch.ts[n] = rts[r]!;
       batch.seq[n] = s;
-      batch.json[n] = rows.json[r]!;
-      batch.extra[n] = rows.extra[r]!;
+      batch.rows[n] = rows;
+      batch.idx[n] = r;
       batch.project[n] = names[rows.pid[r]!] ?? null;
       for (let h = 0; h < hotCols.length; h++) hotOut[h]![n] = rows.hot[hotCols[h]!]![r]!;
       batch.n = n + 1;

@@ -1,17 +1,27 @@
 // Row storage of one source: the open segment (appends in any order) and immutable sealed segments
 // sorted by (project id, ts) with a per-project run index and a ts-order permutation. Sealing, merging
 // and purging always build new arrays, so a scan in flight keeps reading the arrays it started with.
+// A sealed segment keeps its rows' stored JSON as UTF-8 bytes in one off-heap slab: no V8 string per
+// row (memory is the bytes, and the GC never walks them), and answers splice the bytes as they are.
+
+import type { RowText } from './types.ts';
 
 /** Parallel row columns, shared by open and sealed segments. */
-export interface RowData {
+export interface RowData extends RowText {
   readonly ts: ArrayLike<number>;
   readonly seq: ArrayLike<number>;
   readonly pid: ArrayLike<number>;
-  readonly json: readonly string[];
-  readonly extra: readonly (string | null)[];
   /** Dictionary ids per hot key (in SourceStore.hotKeys order). */
   readonly hot: readonly ArrayLike<number>[];
+  /** UTF-8 bytes of row r's JSON and of its extra columns (0 when it has none). */
+  jsonBytesOf(r: number): number;
+  extraBytesOf(r: number): number;
+  /** Writes row r's JSON then its extra columns at `at` in `out`; returns the bytes written. */
+  copyRow(r: number, out: Buffer, at: number): number;
 }
+
+/** A sealed segment's slab never exceeds this (Buffer and 32-bit offsets allow up to 4 GiB). */
+export const MAX_SLAB_BYTES = 1 << 30;
 
 /** Rows [start, end) of one project inside a sealed segment, ascending by ts. */
 export interface Run {
@@ -19,18 +29,21 @@ export interface Run {
   end: number;
 }
 
-export function rowBytes(json: string, extra: string | null): number {
-  return json.length + (extra === null ? 0 : extra.length);
-}
-
 /** Unsorted rows taking appends; replaced (never truncated) when sealed. */
 export class OpenSegment implements RowData {
   readonly ts: number[] = [];
   readonly seq: number[] = [];
   readonly pid: number[] = [];
-  readonly json: string[] = [];
-  readonly extra: (string | null)[] = [];
+  /**
+   * Rows' UTF-8 bytes, appended: row r's JSON is slab[off[r], split[r]), its extra columns
+   * slab[split[r], off[r + 1]) (the last row ends at `bytes`). Growing copies into a bigger slab;
+   * bytes already written never change, so a scan holding the old slab reads the same rows.
+   */
+  private slab = Buffer.allocUnsafeSlow(64 * 1024);
+  private readonly off: number[] = [];
+  private readonly split: number[] = [];
   readonly hot: number[][];
+  /** UTF-8 bytes of all rows. */
   bytes = 0;
   /** Rows with ts below the store's watermark (already counted as evicted). */
   hidden = 0;
@@ -45,13 +58,57 @@ export class OpenSegment implements RowData {
   }
 
   append(ts: number, seq: number, pid: number, json: string, extra: string | null, hot: readonly number[]): void {
+    const jl = Buffer.byteLength(json, 'utf8'), xl = extra === null ? 0 : Buffer.byteLength(extra, 'utf8');
+    const at = this.reserve(jl + xl);
+    // Pure ASCII (as many bytes as characters) is written as Latin-1: the same bytes, no encoding.
+    this.slab.write(json, at, jl, jl === json.length ? 'latin1' : 'utf8');
+    if (extra !== null) this.slab.write(extra, at + jl, xl, xl === extra.length ? 'latin1' : 'utf8');
+    this.push(ts, seq, pid, at, at + jl, hot);
+  }
+
+  /** Appends row r of another segment, copying its bytes. */
+  appendFrom(src: RowData, r: number, hot: readonly number[]): void {
+    const jl = src.jsonBytesOf(r), xl = src.extraBytesOf(r);
+    const at = this.reserve(jl + xl);
+    src.copyRow(r, this.slab, at);
+    this.push(src.ts[r]!, src.seq[r]!, src.pid[r]!, at, at + jl, hot);
+  }
+
+  /** Makes room for n more bytes; returns where they go. */
+  private reserve(n: number): number {
+    const at = this.bytes;
+    if (at + n > this.slab.length) {
+      const grown = Buffer.allocUnsafeSlow(Math.max(2 * this.slab.length, at + n));
+      this.slab.copy(grown, 0, 0, at);
+      this.slab = grown;
+    }
+    this.bytes = at + n;
+    return at;
+  }
+
+  private push(ts: number, seq: number, pid: number, at: number, split: number, hot: readonly number[]): void {
     this.ts.push(ts);
     this.seq.push(seq);
     this.pid.push(pid);
-    this.json.push(json);
-    this.extra.push(extra);
+    this.off.push(at);
+    this.split.push(split);
     for (let h = 0; h < this.hot.length; h++) this.hot[h]!.push(hot[h]!);
-    this.bytes += rowBytes(json, extra);
+  }
+
+  private end(r: number): number {
+    return r + 1 < this.off.length ? this.off[r + 1]! : this.bytes;
+  }
+
+  json(r: number): string { return this.slab.toString('utf8', this.off[r]!, this.split[r]!); }
+  extra(r: number): string | null {
+    const s = this.split[r]!, e = this.end(r);
+    return s === e ? null : this.slab.toString('utf8', s, e);
+  }
+  jsonBytes(r: number): Buffer { return this.slab.subarray(this.off[r]!, this.split[r]!); }
+  jsonBytesOf(r: number): number { return this.split[r]! - this.off[r]!; }
+  extraBytesOf(r: number): number { return this.end(r) - this.split[r]!; }
+  copyRow(r: number, out: Buffer, at: number): number {
+    return this.slab.copy(out, at, this.off[r]!, this.end(r));
   }
 
   /** Row indices in ascending ts order, cached until the next append (rows are only ever appended). */
@@ -78,6 +135,8 @@ export class OpenSegment implements RowData {
 
 export class Segment implements RowData {
   readonly n: number;
+  /** Bytes of all rows: the slab's size. */
+  readonly bytes: number;
   readonly minTs: number;
   readonly maxTs: number;
   readonly minSeq: number;
@@ -89,14 +148,16 @@ export class Segment implements RowData {
     readonly ts: Float64Array,
     readonly seq: Float64Array,
     readonly pid: Uint32Array,
-    readonly json: string[],
-    readonly extra: (string | null)[],
+    /** Row r's JSON is slab[off[r], split[r]), its extra columns slab[split[r], off[r + 1]) (empty: none). */
+    private readonly slab: Buffer,
+    private readonly off: Uint32Array,
+    private readonly split: Uint32Array,
     readonly hot: Uint32Array[],
     /** Row indices in ascending ts order. */
     readonly byTs: Uint32Array,
     readonly runs: Map<number, Run>,
-    readonly bytes: number,
   ) {
+    this.bytes = slab.length;
     const n = (this.n = ts.length);
     this.minTs = ts[byTs[0]!]!;
     this.maxTs = ts[byTs[n - 1]!]!;
@@ -108,6 +169,18 @@ export class Segment implements RowData {
     }
     this.minSeq = lo;
     this.maxSeq = hi;
+  }
+
+  json(r: number): string { return this.slab.toString('utf8', this.off[r]!, this.split[r]!); }
+  extra(r: number): string | null {
+    const s = this.split[r]!, e = this.off[r + 1]!;
+    return s === e ? null : this.slab.toString('utf8', s, e);
+  }
+  jsonBytes(r: number): Buffer { return this.slab.subarray(this.off[r]!, this.split[r]!); }
+  jsonBytesOf(r: number): number { return this.split[r]! - this.off[r]!; }
+  extraBytesOf(r: number): number { return this.off[r + 1]! - this.split[r]!; }
+  copyRow(r: number, out: Buffer, at: number): number {
+    return this.slab.copy(out, at, this.off[r]!, this.off[r + 1]!);
   }
 
   /** First position p in byTs with ts >= w (the count of rows below w). */
@@ -163,10 +236,18 @@ export function upperBound(ts: ArrayLike<number>, lo: number, hi: number, x: num
 function build(a: RowData, b: RowData | null, na: number, order: ArrayLike<number>, n: number, byTsOf: (ts: Float64Array, seq: Float64Array) => Uint32Array): Segment | null {
   if (n === 0) return null;
   const ts = new Float64Array(n), seq = new Float64Array(n), pid = new Uint32Array(n);
-  const json = new Array<string>(n), extra = new Array<string | null>(n);
+  const off = new Uint32Array(n + 1), split = new Uint32Array(n);
   const hot = a.hot.map(() => new Uint32Array(n));
   const runs = new Map<number, Run>();
-  let bytes = 0;
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    const r = order[i]!;
+    const src = r < na ? a : b!, rr = r < na ? r : r - na;
+    total += src.jsonBytesOf(rr) + src.extraBytesOf(rr);
+  }
+  if (total > MAX_SLAB_BYTES) throw new Error(`internal: a segment of ${total} bytes exceeds the slab limit`);
+  const slab = Buffer.allocUnsafeSlow(total);
+  let at = 0;
   let run: Run | null = null;
   for (let i = 0; i < n; i++) {
     let r = order[i]!;
@@ -176,8 +257,9 @@ function build(a: RowData, b: RowData | null, na: number, order: ArrayLike<numbe
     ts[i] = src.ts[r]!;
     seq[i] = src.seq[r]!;
     pid[i] = p;
-    const j = (json[i] = src.json[r]!), x = (extra[i] = src.extra[r]!);
-    bytes += rowBytes(j, x);
+    off[i] = at;
+    split[i] = at + src.jsonBytesOf(r);
+    at += src.copyRow(r, slab, at);
     for (let h = 0; h < hot.length; h++) hot[h]![i] = src.hot[h]![r]!;
     if (run === null || pid[i - 1] !== p) {
       if (run !== null) run.end = i;
@@ -185,7 +267,8 @@ function build(a: RowData, b: RowData | null, na: number, order: ArrayLike<numbe
       runs.set(p, run);
     }
   }
-  return new Segment(ts, seq, pid, json, extra, hot, byTsOf(ts, seq), runs, bytes);
+  off[n] = at;
+  return new Segment(ts, seq, pid, slab, off, split, hot, byTsOf(ts, seq), runs);
 }
 
 function sortByTs(ts: Float64Array, seq: Float64Array): Uint32Array {
@@ -210,7 +293,7 @@ export function purgeOpen(open: OpenSegment, w: number): OpenSegment {
   for (let i = 0; i < open.n; i++) {
     if (open.ts[i]! < w) continue;
     for (let h = 0; h < hot.length; h++) hot[h] = open.hot[h]![i]!;
-    out.append(open.ts[i]!, open.seq[i]!, open.pid[i]!, open.json[i]!, open.extra[i]!, hot);
+    out.appendFrom(open, i, hot);
   }
   return out;
 }

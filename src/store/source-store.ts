@@ -8,12 +8,14 @@ import { SchemaTree } from './schema-tree.ts';
 import { SAMPLE_EVENTS } from './sample-events.ts';
 import { copyObject } from './record-json.ts';
 import { INEXACT, INEXACT_ID, hotKeyOf, type HotValue } from './hot-paths.ts';
-import { OpenSegment, Segment, mergeSegments, purgeOpen, sealOpen } from './segment.ts';
+import { MAX_SLAB_BYTES, OpenSegment, Segment, mergeSegments, purgeOpen, sealOpen } from './segment.ts';
 import { scanSnapshot } from './scan.ts';
 
 const MAX_ERRORS = 100;
 /** A compacted segment holds at most this many times segmentRows rows (and 1/16 of the capacity). */
 const MAX_SEGMENT_FACTOR = 64;
+/** ...and at most this many bytes of rows (within the slab limit of segment.ts). */
+const SEGMENT_BYTES = Math.min(MAX_SLAB_BYTES, 64 * 1024 * 1024);
 
 export interface SourceStoreStats {
   rows: number;
@@ -61,7 +63,9 @@ export class SourceStore {
     this.hotValues = this.hotPaths.map(() => [null, INEXACT]);
     this.open = new OpenSegment(this.hotPaths.length);
     this.maxSegmentRows = Math.max(config.segmentRows, Math.min(config.segmentRows * MAX_SEGMENT_FACTOR, Math.floor(config.maxRows / 16)));
-    this.maxSegmentBytes = Math.max(1, Math.floor(config.maxBytes / 16));
+    // A merge briefly holds both inputs and its output: small slabs keep that transient (and what the
+    // allocator may keep of freed slabs) small, while scans still see few segments.
+    this.maxSegmentBytes = Math.max(1, Math.min(SEGMENT_BYTES, Math.floor(config.maxBytes / 16)));
     this.schemaTree = new SchemaTree(def.projectPath.length === 1 && def.projectPath[0] === 'project');
     const sample = SAMPLE_EVENTS[def.name];
     if (sample) {
@@ -298,11 +302,11 @@ export class SourceStore {
   private cutInside(seg: Segment, excessRows: number, excessBytes: number): void {
     let k = seg.hidden;
     let rows = seg.hidden, bytes = 0;
-    for (let i = 0; i < seg.hidden; i++) bytes += seg.json[seg.byTs[i]!]!.length + (seg.extra[seg.byTs[i]!]?.length ?? 0);
+    const rowSize = (r: number): number => seg.jsonBytesOf(r) + seg.extraBytesOf(r);
+    for (let i = 0; i < seg.hidden; i++) bytes += rowSize(seg.byTs[i]!);
     while (k < seg.n && (rows < excessRows || bytes < excessBytes)) {
-      const r = seg.byTs[k++]!;
       rows++;
-      bytes += seg.json[r]!.length + (seg.extra[r]?.length ?? 0);
+      bytes += rowSize(seg.byTs[k++]!);
     }
     if (k === seg.hidden) return;
     this.raiseWatermark(seg.ts[seg.byTs[k - 1]!]! + 1);

@@ -54,20 +54,29 @@ export interface ScanSpec {
 }
 
 /** A batch of scanned rows; arrays are parallel and valid for indices [0, n). */
+/**
+ * The stored text of rows, read by a row's index. Each row's output JSON is serialised once at ingest,
+ * keys in this order and shape (SPEC §2):
+ * {"id":"..","timestamp":<µs>,"event_message":"..."|null,"metadata":[{...}]|[]}
+ * Nested objects are arrays of one record, recursively.
+ */
+export interface RowText {
+  json(r: number): string;
+  /** JSON object text of the other top-level keys of the event (record-shaped too), or null when none. */
+  extra(r: number): string | null;
+  /** The row's JSON as stored: UTF-8 bytes (a view, not a copy) once sealed, else its text. */
+  jsonBytes(r: number): Buffer | string;
+}
+
 export interface ScanBatch {
   n: number;
   /** Event timestamp, µs since epoch. */
   ts: Float64Array;
   /** Ingest sequence number of each row (strictly increasing in ingest order within a source). */
   seq: Float64Array;
-  /**
-   * Each row's output JSON, serialised once at ingest, keys in this order and shape (SPEC §2):
-   * {"id":"..","timestamp":<µs>,"event_message":"..."|null,"metadata":[{...}]|[]}
-   * Nested objects are arrays of one record, recursively.
-   */
-  json: string[];
-  /** JSON object text of the other top-level keys of the event (record-shaped too), or null when none. */
-  extra: (string | null)[];
+  /** Where each row's stored text lives (see RowText), and its index there. */
+  rows: RowText[];
+  idx: Uint32Array;
   /** Project ref of each row (from SourceDef.projectPath), or null when the event has none. */
   project: (string | null)[];
   /** Dictionary ids per requested hot key; the value of id k is SourceStore.hotDict(key)[k]. */

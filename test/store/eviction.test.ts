@@ -15,7 +15,7 @@ const edge = sourceByNameOrId('edge.logs.prod')!;
 
 function ids(store: SourceStore): string[] {
   const out: string[] = [];
-  for (const b of store.scan({ order: 'any' })) for (let i = 0; i < b.n; i++) out.push((JSON.parse(b.json[i]!) as { id: string }).id);
+  for (const b of store.scan({ order: 'any' })) for (let i = 0; i < b.n; i++) out.push((JSON.parse(b.rows[i]!.json(b.idx[i]!)) as { id: string }).id);
   return out.sort();
 }
 

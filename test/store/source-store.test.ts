@@ -50,7 +50,11 @@ function collect(store: SourceStore, spec: ScanSpec): GotRow[] {
     expect(b.n).toBeLessThanOrEqual(spec.batchSize ?? 1024);
     expect(b.ts.length).toBe(spec.batchSize ?? 1024);
     for (let i = 0; i < b.n; i++) {
-      const j = JSON.parse(b.json[i]!) as { id: string; timestamp: number };
+      const text = b.rows[i]!.json(b.idx[i]!);
+      const bytes = b.rows[i]!.jsonBytes(b.idx[i]!);
+      // Sealed rows are kept as UTF-8 bytes: they must decode to exactly the row's text.
+      expect(typeof bytes === 'string' ? bytes : bytes.toString('utf8')).toBe(text);
+      const j = JSON.parse(text) as { id: string; timestamp: number };
       expect(j.timestamp).toBe(b.ts[i]);
       out.push({ id: j.id, ts: b.ts[i]!, seq: b.seq[i]!, project: b.project[i]!, hot: hot.map((k) => store.hotDict(k)[b.hot.get(k)![i]!]!) });
     }
@@ -164,7 +168,7 @@ describe('SourceStore scans equal a naive sorted filter', () => {
     store.ingest(first, BASE);
     const it = store.scan({ project: 'a', order: 'desc', batchSize: 3 })[Symbol.iterator]();
     const seen: string[] = [];
-    const take = () => { const r = it.next(); if (!r.done) for (let i = 0; i < r.value.n; i++) seen.push((JSON.parse(r.value.json[i]!) as { id: string }).id); return !r.done; };
+    const take = () => { const r = it.next(); if (!r.done) for (let i = 0; i < r.value.n; i++) seen.push((JSON.parse(r.value.rows[i]!.json(r.value.idx[i]!)) as { id: string }).id); return !r.done; };
     take();
     store.ingest(Array.from({ length: 50 }, (_, i) => makeEvent(100 + i, { t: i % 20, sub: 0, project: 'a', url: null }, false)), BASE);
     while (take());

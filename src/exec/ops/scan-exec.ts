@@ -65,7 +65,7 @@ export class ScanExec implements Operator {
   }
 
   rowOf(b: ScanBatch, i: number): ScanRow {
-    return new ScanRow(b.json[i]!, b.ts[i]!, b.project[i] ?? null, b.extra[i] ?? null);
+    return new ScanRow(b.rows[i]!, b.idx[i]!, b.ts[i]!, b.project[i] ?? null);
   }
 
   next(): unknown[] | null {
@@ -77,7 +77,7 @@ export class ScanExec implements Operator {
       if (b.n === 0) continue;
       this.ctx.charge(b.n);
       const rows = new Array<ScanRow>(b.n);
-      for (let i = 0; i < b.n; i++) rows[i] = new ScanRow(b.json[i]!, b.ts[i]!, b.project[i] ?? null, b.extra[i] ?? null);
+      for (let i = 0; i < b.n; i++) rows[i] = new ScanRow(b.rows[i]!, b.idx[i]!, b.ts[i]!, b.project[i] ?? null);
       if (this.hotKeys.length) this.lastHot = this.hotKeys.map((k) => b.hot.get(k)!);
       return rows;
     }
