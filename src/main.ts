@@ -2,11 +2,11 @@
 // service, the HTTP server, demo data (RINGQL_DEMO=1) with a live trickle, and graceful shutdown.
 
 import { randomUUID } from 'node:crypto';
-import { getHeapStatistics } from 'node:v8';
+import { totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { createQueryService } from './endpoints/service.ts';
 import type { QueryService } from './endpoints/service-types.ts';
-import { Store, defaultStoreConfig } from './store/store.ts';
+import { Store, defaultStoreConfig, fullStoreBytes } from './store/store.ts';
 import { nowMicros, parseTimestamp } from './core/time.ts';
 import { parseAccessTokens, type TokenSet } from './http/auth.ts';
 import { startServer } from './http/server.ts';
@@ -158,12 +158,11 @@ async function main(): Promise<void> {
     log(`ringql: ${err instanceof Error ? err.message : String(err)}`);
     process.exit(2);
   }
-  // Stored bytes cost about 1.3× in heap: say so loudly when the configured capacity cannot fit.
-  const heap = getHeapStatistics().heap_size_limit;
-  const need = store.config.maxBytes * store.sources().length * 1.3;
-  if (need > heap) {
-    log(`ringql: WARNING: RINGQL_MAX_BYTES_PER_SOURCE allows ${(need / 2 ** 30).toFixed(1)} GiB of heap but V8's limit is ${(heap / 2 ** 30).toFixed(1)} GiB; ` +
-      'a full store would crash the process. Lower the capacity or raise the heap with NODE_OPTIONS=--max-old-space-size=<MiB>.');
+  // Say so loudly when a full store could not fit in this machine's memory.
+  const need = fullStoreBytes(store.config), ram = totalmem();
+  if (need > ram * 0.8) {
+    log(`ringql: WARNING: RINGQL_MAX_BYTES_PER_SOURCE lets a full store reach ${(need / 2 ** 30).toFixed(1)} GiB but this machine has ${(ram / 2 ** 30).toFixed(1)} GiB; ` +
+      'the process could be killed for lack of memory. Lower the capacity (or RINGQL_RETENTION_HOURS).');
   }
   const service = await createQueryService({ store, stateDir: cfg.stateDir, limits: cfg.limits });
   if (cfg.demo) await loadDemo(service);

@@ -1,7 +1,7 @@
 // The Store: one SourceStore per source of SPEC §1, and the store configuration read from the
 // environment (RINGQL_RETENTION_HOURS, RINGQL_MAX_ROWS_PER_SOURCE, RINGQL_MAX_BYTES_PER_SOURCE).
 
-import { getHeapStatistics } from 'node:v8';
+import { totalmem } from 'node:os';
 import { limitsFromEnv } from '../core/limits.ts';
 import type { StoreConfig } from './types.ts';
 import { SOURCES, sourceByNameOrId } from './sources.ts';
@@ -11,12 +11,17 @@ import { DEFAULT_HOT_PATHS } from './hot-paths.ts';
 const US_PER_HOUR = 3_600_000_000;
 
 /**
- * Default byte capacity per source: half of V8's heap limit shared by the nine sources (stored bytes
- * cost about 1.3× in heap), so a full store can never exhaust the heap. Raise the heap with
- * NODE_OPTIONS=--max-old-space-size=<MiB> to keep more, or set RINGQL_MAX_BYTES_PER_SOURCE.
+ * Default byte capacity per source: half of the machine's memory shared by the nine sources. Rows
+ * live in off-heap slabs (about 1.05 bytes resident per stored byte with their indexes), so physical
+ * memory, not V8's heap limit, is what a full store must fit.
  */
 export function defaultBytesPerSource(): number {
-  return Math.floor((getHeapStatistics().heap_size_limit * 0.5) / SOURCES.length);
+  return Math.floor((totalmem() * 0.5) / SOURCES.length);
+}
+
+/** Resident bytes a store may reach at full capacity (rows, row indexes, slack), for the start-up check. */
+export function fullStoreBytes(config: StoreConfig): number {
+  return config.maxBytes * SOURCES.length * 1.1;
 }
 
 function positiveNumber(env: Record<string, string | undefined>, name: string, fallback: number, integer: boolean): number {

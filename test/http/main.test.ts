@@ -3,7 +3,7 @@
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -50,6 +50,23 @@ describe('main', () => {
       p.child.kill('SIGKILL');
     }
   }, 30_000);
+
+  it('warns at start when a full store could not fit in this machine\'s memory, and only then', async () => {
+    for (const [bytes, warns] of [[String(totalmem()), true], ['', false]] as const) {
+      const p = startMain({ RINGQL_ACCESS_TOKENS: 'abc', RINGQL_MAX_BYTES_PER_SOURCE: bytes });
+      try {
+        // The warning (stderr) is written before "listening" (stdout), but the two pipes arrive independently.
+        await waitFor(p, () => p.out().includes('listening') && (!warns || p.err().includes('WARNING')), 20_000);
+        await new Promise((r) => setTimeout(r, 200));
+        if (warns) expect(p.err()).toMatch(/WARNING: RINGQL_MAX_BYTES_PER_SOURCE lets a full store reach [\d.]+ GiB but this machine has [\d.]+ GiB/);
+        else expect(p.err()).not.toMatch(/WARNING/);
+        p.child.kill('SIGTERM');
+        expect(await p.exit).toBe(0);
+      } finally {
+        p.child.kill('SIGKILL');
+      }
+    }
+  }, 40_000);
 
   it('prints no token when RINGQL_ACCESS_TOKENS is set', async () => {
     const p = startMain({ RINGQL_ACCESS_TOKENS: 'abc:query' });
