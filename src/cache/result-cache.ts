@@ -10,7 +10,7 @@ import type { RunResponse } from '../endpoints/service-types.ts';
 import type { Catalog } from '../plan/catalog.ts';
 import type { Budget } from '../exec/context.ts';
 import { BucketCache, findBucketAggregate, type SourceClock } from './bucket-cache.ts';
-import { clockOnlyInWindowStart } from '../plan/clock.ts';
+import { dependsOnlyOnScanAndWindowStart } from '../plan/clock.ts';
 
 export interface RunContext {
   catalog: Catalog;
@@ -140,7 +140,7 @@ export class ResultCache {
         const seq = clock.lastSeq(), watermark = clock.watermark();
         const a = this.buckets.answer(key, plan, shape, clock, ctx.budget);
         const r = executePlan(a.plan, prep, redact, ctx.budget, performance.now() - t0);
-        if (clockOnlyInWindowStart(plan, shape.scan)) {
+        if (dependsOnlyOnScanAndWindowStart(plan, shape.scan)) {
           const { minTs, minTsClock } = shape.scan;
           const offset = minTsClock === 'affine' && minTs !== undefined ? minTs - nowUs : null;
           this.bucketMemos.set(key, { result: r, source: clock, seq, watermark, computedAt: nowUs, offset, firstCounted: a.firstCounted });

@@ -1,4 +1,4 @@
-// Where a planned query depends on CURRENT_TIMESTAMP. Folding keeps clock-dependent constants
+// Where a planned query depends on CURRENT_TIMESTAMP and on stored data. Folding keeps clock-dependent constants
 // marked (bound.ts Clock) and pushdown marks the scan bounds they became; this reads those marks.
 
 import type { BExpr, Plan, ScanPlan } from './bound.ts';
@@ -6,18 +6,18 @@ import { someNode } from './expr-util.ts';
 import { children } from './explain.ts';
 
 /**
- * Whether the answer depends on the clock at most through `scan`'s lower time bound, and there as
- * now + a fixed offset. Then, with the same data, the answer changes only when that moving bound
- * passes a row the query counted.
+ * Whether the answer depends on stored data only through `scan` (no other scan anywhere, subqueries
+ * included) and on the clock at most through that scan's lower time bound, as now + a fixed offset.
+ * Then, while that source is unchanged, the answer changes only when the moving bound passes a row
+ * the query counted.
  */
-export function clockOnlyInWindowStart(plan: Plan, scan: ScanPlan): boolean {
+export function dependsOnlyOnScanAndWindowStart(plan: Plan, scan: ScanPlan): boolean {
   const exprOk = (e: BExpr): boolean =>
     !someNode(e, (x) => (x.k === 'const' && x.clock !== undefined) || (x.k === 'subquery' && !planOk(x.plan)));
   const planOk = (p: Plan): boolean => {
     switch (p.k) {
       case 'scan':
-        if (p === scan) return p.maxTsClock === undefined && p.minTsClock !== 'other';
-        return p.minTsClock === undefined && p.maxTsClock === undefined;
+        return p === scan && p.maxTsClock === undefined && p.minTsClock !== 'other';
       case 'values': if (!p.rows.every((r) => r.every(exprOk))) return false; break;
       case 'filter': if (!exprOk(p.pred)) return false; break;
       case 'project': if (!p.exprs.every(exprOk)) return false; break;

@@ -98,6 +98,21 @@ describe('bucket answers reused as bytes', () => {
     expect(svc.cache.stats().bucket_memo_hits).toBe(0);
   });
 
+  it('follow every source the query reads, not only the one its buckets count', async () => {
+    const { svc } = await setup();
+    // The counts come from edge events; a column of the answer comes from another source.
+    const sql = USAGE_SQL.replace('from\n  chart_counts\ngroup by\n  timestamp',
+      'from\n  chart_counts\n  cross join (select count(*) as pg from `postgres.logs`) as p\ngroup by\n  timestamp, p.pg')
+      .replace("datetime(chart_counts.timestamp, 'UTC') as timestamp,", "datetime(chart_counts.timestamp, 'UTC') as timestamp, p.pg as pg,");
+    expect(sql).toContain('postgres.logs');
+    await svc.createEndpoint({ name: 'mixed.cached', query: sql, cache_duration_seconds: 900, params: PARAMS });
+    await svc.createEndpoint({ name: 'mixed.full', query: sql, cache_duration_seconds: 0, params: PARAMS });
+    const before = await compare(svc, 'mixed.cached', 'mixed.full', 'hourly');
+    svc.ingest('postgres.logs', [{ event_message: 'checkpoint', project: 'alpha' }]);
+    const after = await compare(svc, 'mixed.cached', 'mixed.full', 'hourly');
+    expect(after.body.toString()).not.toBe(before.body.toString());
+  });
+
   it('see a window start truncated to the hour jump at the hour, even when no counted row is near it', async () => {
     let now = 0;
     const store = new Store({ ...defaultStoreConfig({}), segmentRows: 200 });
