@@ -1,8 +1,9 @@
 // Row storage of one source: the open segment (appends in any order) and immutable sealed segments
 // sorted by (project id, ts) with a per-project run index and a ts-order permutation. Sealing, merging
 // and purging always build new arrays, so a scan in flight keeps reading the arrays it started with.
-// A sealed segment keeps its rows' stored JSON as UTF-8 bytes in one off-heap slab: no V8 string per
-// row (memory is the bytes, and the GC never walks them), and answers splice the bytes as they are.
+// Both keep their rows' stored JSON as UTF-8 bytes in off-heap slabs (the open one appends to a
+// growable slab, a sealed one has one slab): no V8 string per row (memory is the bytes, and the GC
+// never walks them), and answers splice the bytes as they are.
 
 import type { RowText } from './types.ts';
 

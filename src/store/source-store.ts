@@ -123,7 +123,8 @@ export class SourceStore {
       for (let h = 0; h < hot.length; h++) hot[h] = this.hotId(h, e.hot[h]!);
       this.open.append(e.ts, ++this.seq, this.projectId(e.project), e.json, e.extra, hot);
       stored++;
-      if (this.open.n >= this.config.segmentRows) this.seal();
+      // By rows, or by bytes (a few thousand big events must not grow one slab without bound).
+      if (this.open.n >= this.config.segmentRows || this.open.bytes >= this.maxSegmentBytes) this.seal();
     }
     this.droppedRows += dropped;
     this.enforceCapacity();
