@@ -2,6 +2,7 @@
 // scaling, memory, HTTP, and the targets of the benchmark issue with PASS/MISS.
 
 import type { Machine } from './machine.ts';
+import { GAP_CAUSES } from './gaps.ts';
 import type { DataFile } from './data.ts';
 import type { HttpFigures } from './http-run.ts';
 import { fmtMs, num, ratio, type Figure } from './stats.ts';
@@ -112,5 +113,11 @@ export function renderReport(r: ReportInput): string {
   L.push(`## Targets (at ${last.size.toLocaleString()} events, big project)`, '', '| measure | target | measured | |', '|---|---|---|---|');
   for (const [m, t, v, ok] of rows) L.push(`| ${m} | ${t} | ${v} | ${ok ? 'PASS' : '**MISS**'} |`);
   L.push('');
+  const missed = rows.filter(([, , , ok]) => !ok);
+  if (missed.length) {
+    L.push('### Where a target is missed, and why', '');
+    for (const [m] of missed) L.push(`- **${m}.** ${GAP_CAUSES[m] ?? 'Not yet profiled.'}`);
+    L.push('');
+  }
   return L.join('\n');
 }

@@ -169,10 +169,18 @@ export class BucketCache {
         }
       }
     }
+    let firstWholeCounted = Infinity;
     for (const [m, parts] of state.minutes) {
       if (m < firstWhole) continue;
       add(m, parts);
-      if (parts[0]! > 0 && m < firstCounted) firstCounted = m; // every row of minute m is at or after m
+      if (parts[0]! > 0 && m < firstWholeCounted) firstWholeCounted = m;
+    }
+    if (firstWholeCounted < firstCounted) {
+      // Known only to the minute so far: find the earliest counted row of that minute exactly, so a
+      // window start that is itself on a minute boundary can still move before the answer changes.
+      const exact = this.partials(shape, { ...scan, minTs: firstWholeCounted, minInclusive: true, maxTs: firstWholeCounted + MINUTE, maxInclusive: false }, ctx, true);
+      const parts = exact.get(firstWholeCounted);
+      firstCounted = parts && parts[0]! > 0 ? parts[parts.length - 1]! : firstWholeCounted;
     }
     const rows: Value[][] = [];
     for (const [b, parts] of [...buckets.entries()].sort((x, y) => x[0] - y[0])) {

@@ -98,6 +98,21 @@ describe('bucket answers reused as bytes', () => {
     expect(svc.cache.stats().bucket_memo_hits).toBe(0);
   });
 
+  it('are reused when the window start falls on a minute boundary, and stay exact as it moves', async () => {
+    const { svc, setNow } = await setup();
+    await svc.createEndpoint({ name: 'usage.uncached', query: USAGE_SQL, cache_duration_seconds: 0, params: PARAMS });
+    // A clock on the minute makes every window start minute-aligned (no partial first minute).
+    const aligned = Math.floor(T0 / MINUTE) * MINUTE;
+    const bodies = new Set<string>();
+    for (let k = 0; k < 6; k++) {
+      setNow(aligned + k * MINUTE); // a minute later: about 20 rows left the window
+      for (let i = 0; i < 5; i++) bodies.add((await compare(svc, 'usage.api-counts', 'usage.uncached', 'minutely')).body.toString());
+    }
+    expect(bodies.size).toBe(6);
+    // Every request after the first at each instant is served from kept bytes.
+    expect(svc.cache.stats().bucket_memo_hits).toBeGreaterThanOrEqual(24);
+  });
+
   it('follow every source the query reads, not only the one its buckets count', async () => {
     const { svc } = await setup();
     // The counts come from edge events; a column of the answer comes from another source.
