@@ -116,7 +116,7 @@ describe('SourceStore scans equal a naive sorted filter', () => {
   it('for random events, arrival orders, batch splits and scans', () => {
     fc.assert(
       fc.property(
-        fc.array(eventArb, { minLength: 0, maxLength: 120 }),
+        fc.array(eventArb, { minLength: 0, maxLength: 120, size: 'max' }),
         fc.array(fc.integer({ min: 0, max: 1_000_000 }), { minLength: 120, maxLength: 120 }),
         fc.array(fc.integer({ min: 1, max: 25 }), { minLength: 1, maxLength: 40 }),
         fc.array(specArb, { minLength: 1, maxLength: 40 }),
