@@ -40,7 +40,7 @@ export class OpenSegment implements RowData {
    * slab[split[r], off[r + 1]) (the last row ends at `bytes`). Growing copies into a bigger slab;
    * bytes already written never change, so a scan holding the old slab reads the same rows.
    */
-  private slab = Buffer.allocUnsafeSlow(64 * 1024);
+  private slab: Buffer;
   private readonly off: number[] = [];
   private readonly split: number[] = [];
   readonly hot: number[][];
@@ -50,8 +50,10 @@ export class OpenSegment implements RowData {
   hidden = 0;
   private sorted: Uint32Array | null = null;
 
-  constructor(hotCount: number) {
+  /** `capacity`: bytes to start with (the previous open segment's size avoids growing, and its copies). */
+  constructor(hotCount: number, capacity = 64 * 1024) {
     this.hot = Array.from({ length: hotCount }, () => []);
+    this.slab = Buffer.allocUnsafeSlow(Math.max(1024, Math.ceil(capacity)));
   }
 
   get n(): number {
@@ -289,7 +291,7 @@ export function sealOpen(open: OpenSegment, w: number): Segment | null {
 
 /** Open rows with ts >= w, as a fresh open segment (the old arrays stay intact for scans in flight). */
 export function purgeOpen(open: OpenSegment, w: number): OpenSegment {
-  const out = new OpenSegment(open.hot.length);
+  const out = new OpenSegment(open.hot.length, open.bytes);
   const hot: number[] = new Array<number>(open.hot.length);
   for (let i = 0; i < open.n; i++) {
     if (open.ts[i]! < w) continue;

@@ -159,7 +159,8 @@ export class SourceStore {
 
   private seal(): void {
     const open = this.open;
-    this.open = new OpenSegment(this.hotPaths.length);
+    // The next open segment will likely fill like this one did: start it at that size (plus slack).
+    this.open = new OpenSegment(this.hotPaths.length, Math.min(open.bytes * 1.1, this.maxSegmentBytes));
     const seg = sealOpen(open, this.wm);
     if (seg !== null) {
       this.segments.push(seg);
