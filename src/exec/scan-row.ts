@@ -21,7 +21,7 @@ export class ScanRow {
     return (this.text ??= this.rows.json(this.r));
   }
 
-  /** The stored JSON as it is kept: UTF-8 bytes once sealed (no decoding), text before. */
+  /** The stored JSON as it is kept: UTF-8 bytes (no decoding). */
   jsonBytes(): Buffer | string {
     return this.rows.jsonBytes(this.r);
   }

@@ -53,7 +53,6 @@ export interface ScanSpec {
   firstBatchSize?: number;
 }
 
-/** A batch of scanned rows; arrays are parallel and valid for indices [0, n). */
 /**
  * The stored text of rows, read by a row's index. Each row's output JSON is serialised once at ingest,
  * keys in this order and shape (SPEC §2):
@@ -64,10 +63,11 @@ export interface RowText {
   json(r: number): string;
   /** JSON object text of the other top-level keys of the event (record-shaped too), or null when none. */
   extra(r: number): string | null;
-  /** The row's JSON as stored: UTF-8 bytes (a view, not a copy) once sealed, else its text. */
+  /** The row's JSON as stored: UTF-8 bytes (a view, not a copy); text where a reader keeps no bytes. */
   jsonBytes(r: number): Buffer | string;
 }
 
+/** A batch of scanned rows; arrays are parallel and valid for indices [0, n). */
 export interface ScanBatch {
   n: number;
   /** Event timestamp, µs since epoch. */
