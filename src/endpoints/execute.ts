@@ -65,7 +65,7 @@ export function resolveRequest(prep: PreparedEndpoint, raw: ReadonlyMap<string, 
     throw new RingqlError('sandbox_disabled', `Endpoint ${prep.def.name} is not sandboxable: the ${consumer.kind} parameter is not accepted`, { param: consumer.kind });
   }
   if (consumer && consumer.text.length > limits.maxQueryLength) {
-    throw new RingqlError('limit_exceeded', `The ${consumer.kind} parameter is ${consumer.text.length} characters long; the limit is ${limits.maxQueryLength} (RINGQL_MAX_QUERY_LENGTH)`, { param: consumer.kind, limit: limits.maxQueryLength });
+    throw new RingqlError('value_too_large', `The ${consumer.kind} parameter is ${consumer.text.length} characters long; the limit is ${limits.maxQueryLength} (RINGQL_MAX_QUERY_LENGTH)`, { param: consumer.kind, limit: limits.maxQueryLength });
   }
   return { values, consumer, limits };
 }

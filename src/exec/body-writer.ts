@@ -18,7 +18,7 @@ export class BodyWriter {
   write(s: string | Buffer): void {
     this.chars += s.length;
     if (this.chars > this.maxChars) {
-      throw new RingqlError('limit_exceeded', `The result is larger than ${this.maxChars} characters; select fewer or smaller columns, or fewer rows`, { limit: this.maxChars });
+      throw new RingqlError('payload_too_large', `The result is larger than ${this.maxChars} characters; select fewer or smaller columns, or fewer rows`, { limit: this.maxChars });
     }
     this.parts.push(s);
   }

@@ -22,7 +22,7 @@ export class ExecContext {
   charge(n: number): void {
     this.rows += n;
     if (this.rows > this.budget.maxRows) {
-      throw new RingqlError('limit_exceeded', `The query processed more than ${this.budget.maxRows} rows, over its budget; narrow the time range or add filters`);
+      throw new RingqlError('query_timeout', `The query processed more than ${this.budget.maxRows} rows (RINGQL_QUERY_MAX_ROWS), over its work budget, and was stopped; narrow the time range or add filters`);
     }
     if (performance.now() > this.deadline) {
       throw new RingqlError('query_timeout', `The query ran longer than its ${this.budget.timeoutMs} ms budget and was stopped; narrow the time range or add filters`, { retry_after: 1 });

@@ -16,14 +16,15 @@ export function bodyEncoding(header: string): BodyEncoding {
   });
 }
 
-export function decodeBody(raw: Buffer, encoding: BodyEncoding, maxDecompressedBytes: number): Promise<Buffer> {
+/** `badBodyCode` is the code a body that is not valid gzip gets: invalid_events on ingest routes, invalid_parameter elsewhere. */
+export function decodeBody(raw: Buffer, encoding: BodyEncoding, maxDecompressedBytes: number, badBodyCode: 'invalid_events' | 'invalid_parameter' = 'invalid_parameter'): Promise<Buffer> {
   if (encoding === 'identity' || raw.length === 0) return Promise.resolve(raw);
-  return gunzipCapped(raw, maxDecompressedBytes);
+  return gunzipCapped(raw, maxDecompressedBytes, badBodyCode);
 }
 
 const INPUT_CHUNK = 64 * 1024;
 
-export function gunzipCapped(raw: Buffer, maxBytes: number): Promise<Buffer> {
+export function gunzipCapped(raw: Buffer, maxBytes: number, badBodyCode: 'invalid_events' | 'invalid_parameter' = 'invalid_parameter'): Promise<Buffer> {
   return new Promise<Buffer>((resolve, reject) => {
     const gunzip = createGunzip();
     const out: Buffer[] = [];
@@ -43,7 +44,7 @@ export function gunzipCapped(raw: Buffer, maxBytes: number): Promise<Buffer> {
       }
       out.push(chunk);
     });
-    gunzip.on('error', (err: Error) => fail(new RingqlError('bad_request', `The body is not valid gzip: ${err.message}`)));
+    gunzip.on('error', (err: Error) => fail(new RingqlError(badBodyCode, `The body is not valid gzip: ${err.message}`)));
     gunzip.on('end', () => {
       if (settled) return;
       settled = true;

@@ -45,6 +45,6 @@ export function dispatch(ex: Exchange, cfg: DispatchConfig): Promise<Reply> {
   const encoding = bodyEncoding(info.contentEncoding);
   return ex
     .readBody(cfg.maxBodyBytes)
-    .then((raw) => decodeBody(raw, encoding, cfg.maxDecompressedBytes))
+    .then((raw) => decodeBody(raw, encoding, cfg.maxDecompressedBytes, m.route.access === 'ingest' ? 'invalid_events' : 'invalid_parameter'))
     .then((body) => m.route.handle({ ...ctx, body }));
 }

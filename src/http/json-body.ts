@@ -10,10 +10,10 @@ export function parseJsonObject(body: Buffer, what: string): Record<string, unkn
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new RingqlError('bad_request', `The ${what} is not valid JSON: ${(err as Error).message}`);
+    throw new RingqlError('invalid_parameter', `The ${what} is not valid JSON: ${(err as Error).message}`);
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new RingqlError('bad_request', `The ${what} must be a JSON object`);
+    throw new RingqlError('invalid_parameter', `The ${what} must be a JSON object`);
   }
   return value as Record<string, unknown>;
 }

@@ -29,7 +29,7 @@ export function addEndpointRoutes(router: Router<Route>): void {
 
 function endpointInput(c: RouteContext): EndpointInput {
   const obj = parseJsonObject(c.body ?? Buffer.alloc(0), 'endpoint definition');
-  if (!obj) throw new RingqlError('bad_request', 'Send the endpoint as a JSON object, e.g. {"name":"my.query","query":"select ..."}');
+  if (!obj) throw new RingqlError('invalid_parameter', 'Send the endpoint as a JSON object, e.g. {"name":"my.query","query":"select ..."}');
   return obj;
 }
 

@@ -1,4 +1,4 @@
-// Input bounds checked before and after parsing, so hostile SQL gets a clean limit_exceeded error
+// Input bounds checked before and after parsing, so hostile SQL gets a clean value_too_large error
 // instead of a stack overflow: nesting depth on the token stream, then depth of the built AST.
 
 import type { IToken, TokenType } from 'chevrotain';
@@ -16,7 +16,7 @@ function tooDeep(limit: number, t: IToken | undefined): RingqlError {
   const line = t?.startLine ?? 1;
   const column = t?.startColumn ?? 1;
   return new RingqlError(
-    'limit_exceeded',
+    'value_too_large',
     `The query nests deeper than the limit of ${limit} levels (parentheses, subqueries, CASE, prefix operators) at line ${line}, column ${column}`,
     { line, column, limit },
   );
@@ -78,7 +78,7 @@ export function checkAstDepth(root: unknown, limit: number, at: { line: number; 
   const line = at?.line ?? 1;
   const column = at?.column ?? 1;
   throw new RingqlError(
-    'limit_exceeded',
+    'value_too_large',
     `The query's expressions nest deeper than the limit of ${limit} levels (a very long chain of operators?) at line ${line}, column ${column}`,
     { line, column, limit },
   );

@@ -76,7 +76,7 @@ export function parseSql(text: string, opts: ParseOptions = {}): Statement[] {
   const maxLength = opts.maxLength ?? DEFAULT_MAX_LENGTH;
   const maxDepth = opts.maxDepth ?? DEFAULT_MAX_DEPTH;
   if (text.length > maxLength) {
-    throw new RingqlError('limit_exceeded', `The SQL text is ${text.length} characters long; the limit is ${maxLength}`, { limit: maxLength });
+    throw new RingqlError('value_too_large', `The SQL text is ${text.length} characters long; the limit is ${maxLength}`, { limit: maxLength });
   }
   const tokens = lex(text);
   checkTokenDepth(tokens, maxDepth);

@@ -84,7 +84,7 @@ describe('run a saved query', () => {
     for (const body of ['[1,2]', '"x"', '{bad json', 'null']) {
       const r = await fetch(`${server.url}/api/endpoints/query/fake.one`, { method: 'POST', headers: auth, body });
       expect(r.status).toBe(400);
-      expect((await errorOf(r)).code).toBe('bad_request');
+      expect((await errorOf(r)).code).toBe('invalid_parameter');
     }
     const r = await fetch(`${server.url}/api/endpoints/query/fake.one`, { method: 'POST', headers: auth, body: '{"project":{"a":1}}' });
     expect(await errorOf(r)).toMatchObject({ code: 'invalid_parameter', param: 'project' });
@@ -133,7 +133,7 @@ describe('management, sources, health', () => {
     const bad = await fetch(`${server.url}/api/endpoints`, { method: 'POST', headers: auth, body: '[]' });
     expect(bad.status).toBe(400);
     const empty = await fetch(`${server.url}/api/endpoints`, { method: 'POST', headers: auth });
-    expect((await errorOf(empty)).code).toBe('bad_request');
+    expect((await errorOf(empty)).code).toBe('invalid_parameter');
   });
 
   it('lists sources and a schema; an unknown source is 404', async () => {

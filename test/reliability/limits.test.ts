@@ -33,16 +33,16 @@ const rows = async (): Promise<number> => {
 const event = (i: number, extra: Record<string, unknown> = {}) => ({ id: `e${i}`, timestamp: new Date(Date.now() - 1000 * (i + 1)).toISOString(), project: 'p', event_message: 'm', metadata: { request: { path: '/rest/v1/x' } }, ...extra });
 
 describe('limits', () => {
-  it('query text over RINGQL_MAX_QUERY_LENGTH → 400 limit_exceeded, before parsing', async () => {
+  it('query text over RINGQL_MAX_QUERY_LENGTH → 400 value_too_large, before parsing', async () => {
     const r = await query(`select 1 as x from edge_logs where ${'1 = 1 and '.repeat(300)} true`);
     expect(r.status).toBe(400);
-    expect(JSON.parse(r.body).error).toMatchObject({ code: 'limit_exceeded', limit: 2000, param: 'sql' });
+    expect(JSON.parse(r.body).error).toMatchObject({ code: 'value_too_large', limit: 2000, param: 'sql' });
   });
 
-  it('query nested past RINGQL_MAX_QUERY_DEPTH → 400 limit_exceeded, never a stack overflow', async () => {
+  it('query nested past RINGQL_MAX_QUERY_DEPTH → 400 value_too_large, never a stack overflow', async () => {
     const r = await query(`select ${'('.repeat(40)}1${')'.repeat(40)} as x`);
     expect(r.status).toBe(400);
-    expect(JSON.parse(r.body).error.code).toBe('limit_exceeded');
+    expect(JSON.parse(r.body).error.code).toBe('value_too_large');
   });
 
   it('more events than RINGQL_MAX_EVENTS_PER_BATCH → 413 and nothing stored', async () => {
@@ -76,10 +76,10 @@ describe('limits', () => {
     expect(await rows()).toBe(before);
   });
 
-  it('a query touching more rows than RINGQL_QUERY_MAX_ROWS → 400 limit_exceeded', async () => {
+  it('a query touching more rows than RINGQL_QUERY_MAX_ROWS → 503 query_timeout (its work budget)', async () => {
     const small = await createQueryService({ store: new Store(defaultStoreConfig({})), stateDir: null, limits: LIMITS, budget: { timeoutMs: 10_000, maxRows: 1000 } });
     small.ingest('edge.logs.prod', Array.from({ length: 50 }, (_, i) => event(i)));
-    await expect(small.run({ endpoint: 'logs.all', params: new Map([['project', 'p'], ['sql', 'select count(*) as n from edge_logs a, edge_logs b']]), redactHeader: false })).rejects.toMatchObject({ code: 'limit_exceeded' });
+    await expect(small.run({ endpoint: 'logs.all', params: new Map([['project', 'p'], ['sql', 'select count(*) as n from edge_logs a, edge_logs b']]), redactHeader: false })).rejects.toMatchObject({ code: 'query_timeout' });
     small.close();
   });
 

@@ -122,7 +122,7 @@ describe('hostile sandbox queries', () => {
       if (kind === 'select_only') expect(e.message).toMatch(/^Only SELECT queries allowed/);
       if (kind === 'singular') expect(e.message).toMatch(/^Only singular query allowed/);
       if (kind === 'syntax') expect(e.code).toBe('syntax_error');
-      if (kind === 'limit') expect(e.code).toBe('limit_exceeded');
+      if (kind === 'limit') expect(e.code).toBe('value_too_large');
     });
   }
 

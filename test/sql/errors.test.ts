@@ -115,33 +115,33 @@ describe('lexer errors', () => {
 describe('limits', () => {
   it('length', () => {
     const e = failure(`select ${'1'.repeat(200)}`, { maxLength: 100 });
-    expect(e.code).toBe('limit_exceeded');
+    expect(e.code).toBe('value_too_large');
     expect(e.message).toMatch(/limit is 100\b/);
-    expect(failure('x'.repeat(100_001)).code).toBe('limit_exceeded');
+    expect(failure('x'.repeat(100_001)).code).toBe('value_too_large');
     expect(() => parseSql(`select 1 ${' '.repeat(99_000)}`)).not.toThrow();
   });
 
   it('nesting depth of parentheses, with the position of the first level too deep', () => {
     const e = failure(`select ${'('.repeat(65)}1${')'.repeat(65)}`);
-    expect(e.code).toBe('limit_exceeded');
+    expect(e.code).toBe('value_too_large');
     expect(where(e)).toEqual([1, 8 + 64]);
     expect(e.message).toMatch(/limit of 64/);
     expect(() => parseSql(`select ${'('.repeat(64)}1${')'.repeat(64)}`)).not.toThrow();
-    expect(failure(`select ${'('.repeat(11)}1${')'.repeat(11)}`, { maxDepth: 10 }).code).toBe('limit_exceeded');
+    expect(failure(`select ${'('.repeat(11)}1${')'.repeat(11)}`, { maxDepth: 10 }).code).toBe('value_too_large');
   });
 
   it('100 000 nested parentheses give the clean error, not a stack overflow', () => {
     const e = failure('('.repeat(100_000), { maxLength: 1_000_000 });
-    expect(e.code).toBe('limit_exceeded');
+    expect(e.code).toBe('value_too_large');
     expect(where(e)).toEqual([1, 65]);
-    expect(failure(`select ${'[' .repeat(100_000)}`, { maxLength: 1_000_000 }).code).toBe('limit_exceeded');
-    expect(failure(`select ${'case when a then '.repeat(10_000)}`, { maxLength: 1_000_000 }).code).toBe('limit_exceeded');
+    expect(failure(`select ${'[' .repeat(100_000)}`, { maxLength: 1_000_000 }).code).toBe('value_too_large');
+    expect(failure(`select ${'case when a then '.repeat(10_000)}`, { maxLength: 1_000_000 }).code).toBe('value_too_large');
   });
 
   it('prefix operator chains count as nesting', () => {
-    expect(failure(`select ${'not '.repeat(100_000)}a`, { maxLength: 1_000_000 }).code).toBe('limit_exceeded');
-    expect(failure(`select ${'- '.repeat(100_000)}a`, { maxLength: 1_000_000 }).code).toBe('limit_exceeded');
-    expect(failure(`select ${'-('.repeat(40)}a${')'.repeat(40)}`).code).toBe('limit_exceeded');
+    expect(failure(`select ${'not '.repeat(100_000)}a`, { maxLength: 1_000_000 }).code).toBe('value_too_large');
+    expect(failure(`select ${'- '.repeat(100_000)}a`, { maxLength: 1_000_000 }).code).toBe('value_too_large');
+    expect(failure(`select ${'-('.repeat(40)}a${')'.repeat(40)}`).code).toBe('value_too_large');
     // Binary minus and many separate NOTs are not nesting.
     expect(() => parseSql(`select ${Array(200).fill('a').join(' - ')}`)).not.toThrow();
     expect(() => parseSql(`select a from t where ${Array(100).fill('not a').join(' and ')}`)).not.toThrow();
@@ -158,7 +158,7 @@ describe('limits', () => {
 
   it('very long operator chains are bounded too', () => {
     const e = failure(`select ${Array(30_000).fill('1').join('+')}`);
-    expect(e.code).toBe('limit_exceeded');
+    expect(e.code).toBe('value_too_large');
     expect(() => parseSql(`select ${Array(500).fill('1').join('+')}`)).not.toThrow();
   });
 });

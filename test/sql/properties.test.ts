@@ -45,7 +45,7 @@ describe('SQL printer properties', () => {
         } catch (e) {
           expect(e).toBeInstanceOf(RingqlError);
           const err = e as RingqlError;
-          expect(['syntax_error', 'limit_exceeded']).toContain(err.code);
+          expect(['syntax_error', 'value_too_large']).toContain(err.code);
           expect(err.details['line']).toBeGreaterThanOrEqual(1);
           expect(err.details['column']).toBeGreaterThanOrEqual(1);
         }
