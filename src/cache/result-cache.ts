@@ -5,7 +5,8 @@
 
 import { LRUMapWithDelete } from 'mnemonist';
 import type { PreparedEndpoint } from '../endpoints/prepare.ts';
-import { executePlan, planRequest, type ExecuteResult, type ResolvedRequest } from '../endpoints/execute.ts';
+import { executePlan, executeRequestSliced, planRequest, type ExecuteResult, type ResolvedRequest } from '../endpoints/execute.ts';
+import type { QueryGate } from './query-gate.ts';
 import type { RunResponse } from '../endpoints/service-types.ts';
 import type { Catalog } from '../plan/catalog.ts';
 import type { Budget } from '../exec/context.ts';
@@ -15,6 +16,8 @@ import { dependsOnlyOnScanAndWindowStart } from '../plan/clock.ts';
 export interface RunContext {
   catalog: Catalog;
   budget: Budget;
+  /** Admission for computed answers (SPEC §11); a request with no free slot gets 503 overloaded. */
+  gate: QueryGate;
 }
 
 export interface CacheConfig {
@@ -22,11 +25,15 @@ export interface CacheConfig {
   maxBytes: number;
   /** How often the warming sweep runs (ms); 0 = never on a timer (tests call warmNow()). */
   sweepMs: number;
+  /** Per endpoint, at most this many keys are warmed in one sweep: the most recently used (RINGQL_WARM_KEYS_PER_ENDPOINT). */
+  warmKeysPerEndpoint: number;
+  /** Share of wall time a sweep may spend warming (0..1; RINGQL_WARM_CPU_SHARE): entries left over wait for the next sweep. */
+  warmShare: number;
 }
 
 const MAX_BUCKET_STATES = 256;
 
-export const DEFAULT_CACHE: CacheConfig = { maxEntries: 10_000, maxBytes: 256 * 1024 * 1024, sweepMs: 1000 };
+export const DEFAULT_CACHE: CacheConfig = { maxEntries: 10_000, maxBytes: 256 * 1024 * 1024, sweepMs: 1000, warmKeysPerEndpoint: 16, warmShare: 0.25 };
 
 interface Entry {
   key: string;
@@ -38,7 +45,7 @@ interface Entry {
   lastUsed: number;
   ttlUs: number;
   warmUs: number;
-  recompute: () => ExecuteResult;
+  recompute: () => Promise<ExecuteResult>;
   bytes: number;
 }
 
@@ -98,13 +105,17 @@ export class ResultCache {
   /** Bucket answers as bytes, per key, reused while nothing they depend on has changed. */
   private readonly bucketMemos = new LRUMapWithDelete<string, BucketMemo>(MAX_BUCKET_STATES);
   private memoHits = 0;
+  private warmRuns = 0;
+  private warmSkipped = 0;
+  private sweeping = false;
 
-  constructor(cfg: Partial<CacheConfig>, private readonly now: () => number) {
+  /** `gate` (when given) is where timed warm runs take their slots. */
+  constructor(cfg: Partial<CacheConfig>, private readonly now: () => number, private readonly gate: QueryGate | null = null) {
     this.cfg = { ...DEFAULT_CACHE, ...cacheConfigFromEnv(), ...cfg };
     this.entries = new LRUMapWithDelete(this.cfg.maxEntries);
     this.kinds = new LRUMapWithDelete(this.cfg.maxEntries);
     if (this.cfg.sweepMs > 0) {
-      this.timer = setInterval(() => this.warmNow(), this.cfg.sweepMs);
+      this.timer = setInterval(() => void this.warmNow(this.gate ?? undefined), this.cfg.sweepMs);
       this.timer.unref();
     }
   }
@@ -117,10 +128,13 @@ export class ResultCache {
     const nowUs = this.now();
     const ttlUs = prep.def.cache_duration_seconds * 1_000_000;
     if (ttlUs <= 0) {
-      this.computations++;
-      const t0 = performance.now();
-      const plan = planRequest(prep, req, ctx.catalog, nowUs);
-      return this.response(executePlan(plan, prep, redact, ctx.budget, performance.now() - t0), 'MISS', 0);
+      const release = ctx.gate.enter();
+      try {
+        this.computations++;
+        return this.response(await executeRequestSliced(prep, req, redact, ctx.catalog, nowUs, ctx.budget), 'MISS', 0);
+      } finally {
+        release();
+      }
     }
     const key = cacheKey(prep.def.id, req, redact);
     if (this.kinds.get(key) !== 'result') {
@@ -153,7 +167,7 @@ export class ResultCache {
       }
       this.kinds.set(key, 'result');
     }
-    const compute = () => executePlan(planRequest(prep, req, ctx.catalog, this.now()), prep, redact, ctx.budget, 0);
+    const compute = (): Promise<ExecuteResult> => executeRequestSliced(prep, req, redact, ctx.catalog, this.now(), ctx.budget);
     const now = this.now();
     const hit = this.entries.get(key);
     if (hit && now - hit.computedAt < hit.ttlUs) {
@@ -167,11 +181,12 @@ export class ResultCache {
       this.hits++;
       return this.response(e.result, 'HIT', this.now() - e.computedAt);
     }
+    const release = ctx.gate.enter();
     const p = (async () => {
       // Let callers that arrive in the same turn find the computation in flight.
       await Promise.resolve();
       this.computations++;
-      const result = compute();
+      const result = await compute();
       const entry: Entry = {
         key, endpointId: prep.def.id, result, computedAt: this.now(), lastUsed: this.now(), ttlUs,
         warmUs: prep.def.proactive_requerying_seconds * 1_000_000, recompute: compute, bytes: result.body.length,
@@ -185,6 +200,7 @@ export class ResultCache {
       return this.response(e.result, 'MISS', 0);
     } finally {
       this.inflight.delete(key);
+      release();
     }
   }
 
@@ -213,9 +229,25 @@ export class ResultCache {
     }
   }
 
-  /** Recomputes entries due for warming that were read within their cache duration; drops the rest. */
-  warmNow(): void {
+  /**
+   * Recomputes entries due for warming that were read within their cache duration (SPEC §8) and drops
+   * the rest. Bounded: per endpoint only the most recently used warmKeysPerEndpoint keys, a sweep stops
+   * after its share of wall time, and a warm run takes a query slot only when one is free (it never
+   * refuses a request). One sweep at a time.
+   */
+  async warmNow(gate?: QueryGate): Promise<void> {
+    if (this.sweeping) return;
+    this.sweeping = true;
+    try {
+      await this.sweep(gate ?? null);
+    } finally {
+      this.sweeping = false;
+    }
+  }
+
+  private async sweep(gate: QueryGate | null): Promise<void> {
     const now = this.now();
+    const due = new Map<string, Entry[]>();
     for (const key of [...this.entries.keys()]) {
       const e = this.entries.peek(key)!;
       if (now - e.lastUsed >= e.ttlUs) {
@@ -223,15 +255,32 @@ export class ResultCache {
         continue;
       }
       if (e.warmUs > 0 && now - e.computedAt >= e.warmUs) {
+        const list = due.get(e.endpointId);
+        if (list) list.push(e); else due.set(e.endpointId, [e]);
+      }
+    }
+    const started = performance.now();
+    const allowedMs = this.cfg.sweepMs > 0 ? this.cfg.sweepMs * this.cfg.warmShare : Infinity;
+    for (const list of due.values()) {
+      list.sort((a, b) => b.lastUsed - a.lastUsed);
+      this.warmSkipped += Math.max(0, list.length - this.cfg.warmKeysPerEndpoint);
+      for (const e of list.slice(0, this.cfg.warmKeysPerEndpoint)) {
+        if (performance.now() - started > allowedMs) { this.warmSkipped++; continue; }
+        const release = gate ? gate.tryEnter() : () => {};
+        if (!release) { this.warmSkipped++; continue; }
         try {
           this.computations++;
-          const result = e.recompute();
+          this.warmRuns++;
+          const result = await e.recompute();
+          if (this.entries.peek(e.key) !== e) continue; // dropped (endpoint changed) while it ran
           this.bytes += result.body.length - e.bytes;
           e.result = result;
           e.bytes = result.body.length;
           e.computedAt = this.now();
         } catch {
           // A failed warm-up keeps the previous answer until it expires; errors are never cached.
+        } finally {
+          release();
         }
       }
     }
@@ -251,8 +300,11 @@ export class ResultCache {
     }
   }
 
-  stats(): { entries: number; bytes: number; computations: number; hits: number; bucket_hits: number; bucket_memo_hits: number; bucket_states: number } {
-    return { entries: this.entries.size, bytes: this.bytes, computations: this.computations, hits: this.hits, bucket_hits: this.bucketHits, bucket_memo_hits: this.memoHits, bucket_states: this.buckets.size };
+  stats(): CacheStats {
+    return {
+      entries: this.entries.size, bytes: this.bytes, computations: this.computations, hits: this.hits, bucket_hits: this.bucketHits,
+      bucket_memo_hits: this.memoHits, bucket_states: this.buckets.size, warm_runs: this.warmRuns, warm_skipped: this.warmSkipped,
+    };
   }
 
   close(): void {
@@ -261,10 +313,39 @@ export class ResultCache {
   }
 }
 
+export interface CacheStats {
+  entries: number;
+  /** Bytes of result entries. */
+  bytes: number;
+  computations: number;
+  hits: number;
+  bucket_hits: number;
+  bucket_memo_hits: number;
+  bucket_states: number;
+  /** Background recomputations run, and those a bound (keys per endpoint, CPU share, busy slots) put off. */
+  warm_runs: number;
+  warm_skipped: number;
+}
+
 function cacheConfigFromEnv(env = process.env): Partial<CacheConfig> {
+  const out: Partial<CacheConfig> = {};
   const v = env.RINGQL_CACHE_MAX_BYTES;
-  if (v === undefined || v === '') return {};
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`RINGQL_CACHE_MAX_BYTES must be a non-negative integer, got "${v}"`);
-  return { maxBytes: n };
+  if (v !== undefined && v !== '') {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 0) throw new Error(`RINGQL_CACHE_MAX_BYTES must be a non-negative integer, got "${v}"`);
+    out.maxBytes = n;
+  }
+  const k = env.RINGQL_WARM_KEYS_PER_ENDPOINT;
+  if (k !== undefined && k !== '') {
+    const n = Number(k);
+    if (!Number.isInteger(n) || n < 0 || n > 100_000) throw new Error(`RINGQL_WARM_KEYS_PER_ENDPOINT must be an integer from 0 to 100000, got "${k}"`);
+    out.warmKeysPerEndpoint = n;
+  }
+  const sh = env.RINGQL_WARM_CPU_SHARE;
+  if (sh !== undefined && sh !== '') {
+    const n = Number(sh);
+    if (!Number.isFinite(n) || n <= 0 || n > 1) throw new Error(`RINGQL_WARM_CPU_SHARE must be a number above 0 and at most 1, got "${sh}"`);
+    out.warmShare = n;
+  }
+  return out;
 }

@@ -2,6 +2,8 @@
 // nesting, events per batch, event nesting and field size, concurrent requests. Read from the
 // environment once, validated (a bad value stops the start with the variable named).
 
+import { availableParallelism } from 'node:os';
+
 export interface Limits {
   /** Characters of a `sql` or `lql` text (and of a saved query). */
   maxQueryLength: number;
@@ -15,6 +17,8 @@ export interface Limits {
   maxFieldBytes: number;
   /** Requests being served at once; more are shed with 503 and Retry-After. */
   maxConcurrentRequests: number;
+  /** Computed (uncached) queries running at once; more get 503 overloaded (RINGQL_MAX_CONCURRENT_QUERIES). */
+  maxConcurrentQueries: number;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -24,6 +28,7 @@ export const DEFAULT_LIMITS: Limits = {
   maxEventDepth: 32,
   maxFieldBytes: 1024 * 1024,
   maxConcurrentRequests: 512,
+  maxConcurrentQueries: 2 * availableParallelism(),
 };
 
 const VARS: [keyof Limits, string, number, number][] = [
@@ -33,6 +38,7 @@ const VARS: [keyof Limits, string, number, number][] = [
   ['maxEventDepth', 'RINGQL_MAX_EVENT_DEPTH', 2, 1000],
   ['maxFieldBytes', 'RINGQL_MAX_FIELD_BYTES', 64, 2 ** 30],
   ['maxConcurrentRequests', 'RINGQL_MAX_CONCURRENT_REQUESTS', 1, 1_000_000],
+  ['maxConcurrentQueries', 'RINGQL_MAX_CONCURRENT_QUERIES', 1, 10_000],
 ];
 
 export function limitsFromEnv(env: Record<string, string | undefined> = process.env): Limits {

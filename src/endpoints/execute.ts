@@ -12,7 +12,10 @@ import { Binder } from '../plan/binder.ts';
 import { optimize } from '../plan/rules.ts';
 import type { Plan } from '../plan/bound.ts';
 import type { Catalog } from '../plan/catalog.ts';
-import { runToJson } from '../exec/run.ts';
+import { asLimitError, runToJson, runToJsonSliced, type JsonResult } from '../exec/run.ts';
+import { ExecContext, meterLimits } from '../exec/context.ts';
+import { WorkMeter, withMeter } from '../core/work-meter.ts';
+import { pinReads } from '../store/read-pins.ts';
 import type { Budget } from '../exec/context.ts';
 import { redactJsonText } from '../redact/redact-json.ts';
 import type { PreparedEndpoint } from './prepare.ts';
@@ -83,7 +86,13 @@ export function parseConsumerSql(text: string, limits: Pick<Limits, 'maxQueryLen
   return stmts[0] as Query;
 }
 
-export function planRequest(prep: PreparedEndpoint, req: ResolvedRequest, catalog: Catalog, nowUs: number): Plan {
+/** Plans a request; under `meter` (the request's budget) binding and constant folding are charged and bounded. */
+export function planRequest(prep: PreparedEndpoint, req: ResolvedRequest, catalog: Catalog, nowUs: number, meter?: WorkMeter): Plan {
+  if (meter) return withMeter(meter, () => planUnmetered(prep, req, catalog, nowUs));
+  return planUnmetered(prep, req, catalog, nowUs);
+}
+
+function planUnmetered(prep: PreparedEndpoint, req: ResolvedRequest, catalog: Catalog, nowUs: number): Plan {
   const binder = new Binder({ catalog, params: req.values, declaredParams: prep.paramNames, nowUs });
   let plan: Plan;
   if (!req.consumer) plan = binder.bindTop(prep.query);
@@ -112,6 +121,39 @@ export function executeRequest(prep: PreparedEndpoint, req: ResolvedRequest, red
 export function executePlan(plan: Plan, prep: PreparedEndpoint, redact: boolean, budget: Budget, planMs: number): ExecuteResult {
   const t1 = performance.now();
   const r = runToJson(plan, { maxRows: prep.def.max_limit, budget });
+  const t2 = performance.now();
+  const body = redact ? redactBody(r.body) : r.body;
+  const timings = [{ name: 'plan', ms: planMs }, { name: 'exec', ms: t2 - t1 }];
+  if (redact) timings.push({ name: 'redact', ms: performance.now() - t2 });
+  return { body, rowCount: r.rowCount, truncated: r.truncated, timings };
+}
+
+/**
+ * Plans and runs one request in slices (the serving path): its budget covers planning, folding, every row
+ * and the body; between slices other requests are served; stored dictionaries stay as the scan began.
+ */
+export async function executeRequestSliced(prep: PreparedEndpoint, req: ResolvedRequest, redact: boolean, catalog: Catalog, nowUs: number, budget: Budget): Promise<ExecuteResult> {
+  const meter = new WorkMeter(meterLimits(budget));
+  const t0 = performance.now();
+  let plan: Plan;
+  try {
+    plan = planRequest(prep, req, catalog, nowUs, meter);
+  } catch (err) {
+    throw asLimitError(err);
+  }
+  return executePlanSliced(plan, prep, redact, new ExecContext(budget, meter), performance.now() - t0);
+}
+
+/** Executes a planned request in slices: rows capped at max_limit, redacted when asked. */
+export async function executePlanSliced(plan: Plan, prep: PreparedEndpoint, redact: boolean, ctx: ExecContext, planMs: number): Promise<ExecuteResult> {
+  const t1 = performance.now();
+  const unpin = pinReads();
+  let r: JsonResult;
+  try {
+    r = await runToJsonSliced(plan, { maxRows: prep.def.max_limit }, ctx);
+  } finally {
+    unpin();
+  }
   const t2 = performance.now();
   const body = redact ? redactBody(r.body) : r.body;
   const timings = [{ name: 'plan', ms: planMs }, { name: 'exec', ms: t2 - t1 }];

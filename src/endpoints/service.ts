@@ -15,6 +15,8 @@ import { resolveRequest } from './execute.ts';
 import { catalogFromStore } from './store-catalog.ts';
 import { deleteStored, loadBuiltins, loadStored, saveStored } from './endpoint-files.ts';
 import { ResultCache, type CacheConfig } from '../cache/result-cache.ts';
+import { QueryGate } from '../cache/query-gate.ts';
+import { DEFAULT_METER_LIMITS } from '../core/work-meter.ts';
 import { limitsFromEnv, type Limits } from '../core/limits.ts';
 import type {
   EndpointInfo, EndpointInput, IngestResponse, QueryService, RunRequest, RunResponse, SourceInfo,
@@ -46,6 +48,8 @@ export class EngineService implements QueryService {
   private readonly budget: Budget;
   private readonly limits: Limits;
   readonly cache: ResultCache;
+  /** Admission for computed queries (SPEC §11). */
+  readonly gate: QueryGate;
   private readonly started = Date.now();
 
   constructor(private readonly opts: ServiceOptions) {
@@ -53,7 +57,8 @@ export class EngineService implements QueryService {
     this.now = opts.nowMicros ?? nowMicros;
     this.budget = opts.budget ?? budgetFromEnv();
     this.limits = opts.limits ?? limitsFromEnv();
-    this.cache = new ResultCache(opts.cache ?? {}, () => this.now());
+    this.gate = new QueryGate(this.limits.maxConcurrentQueries);
+    this.cache = new ResultCache(opts.cache ?? {}, () => this.now(), this.gate);
   }
 
   /** Prepares the built-ins and every stored endpoint; any failure stops the start, naming the file. */
@@ -89,7 +94,7 @@ export class EngineService implements QueryService {
     const prep = this.resolve(req.endpoint);
     const resolved = resolveRequest(prep, req.params, this.limits);
     const redact = prep.def.redact_pii || req.redactHeader;
-    return this.cache.run(prep, resolved, redact, { catalog: this.catalog, budget: this.budget });
+    return this.cache.run(prep, resolved, redact, { catalog: this.catalog, budget: this.budget, gate: this.gate });
   }
 
   ingest(source: string, events: unknown[]): IngestResponse {
@@ -175,6 +180,7 @@ export class EngineService implements QueryService {
       rows: Object.fromEntries(this.opts.store.sources().map((s) => [s.def.name, s.rowCount])),
       memory: { rss: mem.rss, heap_used: mem.heapUsed, external: mem.external },
       cache: this.cache.stats(),
+      queries: this.gate.stats(),
     };
   }
 
@@ -191,5 +197,7 @@ function budgetFromEnv(env = process.env): Budget {
     if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer, got "${v}"`);
     return n;
   };
-  return { timeoutMs: num('RINGQL_QUERY_TIMEOUT_MS', DEFAULT_BUDGET.timeoutMs), maxRows: num('RINGQL_QUERY_MAX_ROWS', DEFAULT_BUDGET.maxRows) };
+  const maxValueBytes = num('RINGQL_MAX_VALUE_BYTES', DEFAULT_METER_LIMITS.maxValueBytes);
+  if (maxValueBytes < 1024 || maxValueBytes > 256 * 1024 * 1024) throw new Error(`RINGQL_MAX_VALUE_BYTES must be an integer from 1024 to 268435456, got "${env.RINGQL_MAX_VALUE_BYTES}"`);
+  return { timeoutMs: num('RINGQL_QUERY_TIMEOUT_MS', DEFAULT_BUDGET.timeoutMs), maxRows: num('RINGQL_QUERY_MAX_ROWS', DEFAULT_BUDGET.maxRows), maxValueBytes };
 }

@@ -43,11 +43,11 @@ export function buildOperator(plan: Plan, ctx: ExecContext, limitHint: number | 
         return hot;
       }
       const input = buildOperator(plan.input, ctx, null, uses);
-      return new FilterExec(input, compileOn(input)(plan.pred));
+      return new FilterExec(input, compileOn(input)(plan.pred), ctx);
     }
     case 'project': {
       const input = buildOperator(plan.input, ctx, limitHint, uses);
-      return new ProjectExec(input, plan.exprs, plan.cols.map((c) => c.id), compileOn(input));
+      return new ProjectExec(input, plan.exprs, plan.cols.map((c) => c.id), compileOn(input), ctx);
     }
     case 'unnest': {
       const hot = hotUnnest(plan, ctx, uses);
@@ -72,12 +72,12 @@ export function buildOperator(plan: Plan, ctx: ExecContext, limitHint: number | 
       const fast = hotBucketAgg(plan, ctx, uses, compileOn);
       if (fast) return fast;
       const input = buildOperator(plan.input, ctx, null, uses);
-      return new AggregateExec(input, plan.keys, plan.aggs as Extract<BExpr, { k: 'agg' }>[], plan.cols.map((c) => c.id), compileOn(input));
+      return new AggregateExec(input, plan.keys, plan.aggs as Extract<BExpr, { k: 'agg' }>[], plan.cols.map((c) => c.id), compileOn(input), ctx);
     }
     case 'sort': {
       const input = buildOperator(plan.input, ctx, null, uses);
       const c = compileOn(input);
-      return new SortExec(input, plan.keys.map((k) => ({ acc: c(k.expr), desc: k.desc, nullsFirst: k.nullsFirst })));
+      return new SortExec(input, plan.keys.map((k) => ({ acc: c(k.expr), desc: k.desc, nullsFirst: k.nullsFirst })), ctx);
     }
     case 'limit': {
       const hint = plan.limit === null ? null : plan.limit + plan.offset;
@@ -85,14 +85,14 @@ export function buildOperator(plan: Plan, ctx: ExecContext, limitHint: number | 
     }
     case 'distinct': {
       const input = buildOperator(plan.input, ctx, null, uses);
-      return new DistinctExec(input, plan.cols.map((c) => c.id));
+      return new DistinctExec(input, plan.cols.map((c) => c.id), ctx);
     }
     case 'setop': {
       const inputs = plan.inputs.map((p) => {
         const op = buildOperator(p, ctx, null, uses);
         return { op, accs: p.cols.map((c) => op.acc(c.id)) };
       });
-      return new SetOpExec(inputs, plan.op, plan.all, plan.cols.map((c) => c.id));
+      return new SetOpExec(inputs, plan.op, plan.all, plan.cols.map((c) => c.id), ctx);
     }
   }
 }
@@ -181,7 +181,7 @@ function hotBucketAgg(plan: Extract<Plan, { k: 'aggregate' }>, ctx: ExecContext,
     counters.push({ kind, arg: compileOn(hot)(a.args[0]!), leaf, key: leafKey(a.args[0]!) });
   }
   if (filter) hot.setFilter(hotFilter(filter.pred, chainTop, hot, compileOn));
-  return new HotBucketAggExec(hot, unit, compileOn(hot)(key), counters, plan.cols.map((c) => c.id));
+  return new HotBucketAggExec(hot, unit, compileOn(hot)(key), counters, plan.cols.map((c) => c.id), ctx);
 }
 
 /** Canonical text of an expression over the chain's last element only, the same in every query. */
@@ -229,18 +229,34 @@ function equiKeys(on: BExpr, leftIds: Set<number>, rightIds: Set<number>, lenv: 
 
 function compileSubquery(e: Extract<BExpr, { k: 'subquery' }>, arg: Accessor | null, ctx: ExecContext): Accessor {
   let values: Value[] | null = null;
-  const load = (): Value[] => {
-    if (values) return values;
-    const op = buildOperator(e.plan, ctx, e.mode === 'exists' ? 1 : e.mode === 'scalar' ? 2 : null);
-    const a = op.acc(e.plan.cols[0]!.id);
-    const out: Value[] = [];
-    for (let b = op.next(); b !== null; b = op.next()) {
-      for (const r of b) out.push(a(r));
-      if (e.mode === 'exists' && out.length) break;
-      if (e.mode === 'scalar' && out.length > 1) break;
+  let failure: { err: unknown } | null = null;
+  let op: Operator | null = null;
+  let col: Accessor | null = null;
+  const out: Value[] = [];
+  /** Pulls one batch; true once the values are known (or failed: the error waits for the first use). */
+  const step = (): boolean => {
+    if (values || failure) return true;
+    try {
+      if (!op) {
+        op = buildOperator(e.plan, ctx, e.mode === 'exists' ? 1 : e.mode === 'scalar' ? 2 : null);
+        col = op.acc(e.plan.cols[0]!.id);
+      }
+      const b = op.next();
+      if (b === null) { values = out; return true; }
+      for (const r of b) out.push(col!(r));
+      if ((e.mode === 'exists' && out.length) || (e.mode === 'scalar' && out.length > 1)) values = out;
+      return values !== null;
+    } catch (err) {
+      failure = { err };
+      return true;
     }
-    values = out;
-    return out;
+  };
+  // The runner steps it before the main pipeline, with slicing; a use before that runs it to the end here.
+  ctx.preloads.push({ step });
+  const load = (): Value[] => {
+    if (!values && !failure) ctx.meter.unsliced(() => { while (!step()); });
+    if (failure) throw failure.err;
+    return values!;
   };
   switch (e.mode) {
     case 'scalar':

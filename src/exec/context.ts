@@ -1,22 +1,33 @@
-// Per-query execution context: the row and time budget every operator charges as it works,
-// so that one heavy query is cut off with a clear error instead of stalling the server.
+// Per-query execution context: the row budget and the work meter every operator charges as it works,
+// so that one heavy query is cut off with a clear error, and yields its slice so it never stalls the server.
 
 import { RingqlError } from '../core/errors.ts';
+import { DEFAULT_METER_LIMITS, WorkMeter, type MeterLimits } from '../core/work-meter.ts';
 
 export interface Budget {
-  /** Wall-clock budget in milliseconds. */
+  /** Wall-clock budget in milliseconds (planning, scanning, expressions, sorting, serialising). */
   timeoutMs: number;
   /** Rows scanned or produced (scan rows, unnest/join output) before the query is refused. */
   maxRows: number;
+  /** Largest single value, bytes (RINGQL_MAX_VALUE_BYTES); default 16 MiB. */
+  maxValueBytes?: number;
 }
 
 export const DEFAULT_BUDGET: Budget = { timeoutMs: 10_000, maxRows: 200_000_000 };
 
+/** The meter limits a budget implies: large values per query are capped at 16 single values. */
+export function meterLimits(budget: Budget): MeterLimits {
+  const maxValueBytes = budget.maxValueBytes ?? DEFAULT_METER_LIMITS.maxValueBytes;
+  return { timeoutMs: budget.timeoutMs, maxValueBytes, maxLargeValueBytesPerQuery: 16 * maxValueBytes };
+}
+
 export class ExecContext {
   private rows = 0;
-  private readonly deadline: number;
-  constructor(readonly budget: Budget = DEFAULT_BUDGET) {
-    this.deadline = performance.now() + budget.timeoutMs;
+  readonly meter: WorkMeter;
+  /** Uncorrelated subqueries registered while building, run (sliced) before the main pipeline pulls rows. */
+  readonly preloads: { step(): boolean }[] = [];
+  constructor(readonly budget: Budget = DEFAULT_BUDGET, meter?: WorkMeter) {
+    this.meter = meter ?? new WorkMeter(meterLimits(budget));
   }
   /** Charges `n` rows of work; throws once the row or time budget is spent. */
   charge(n: number): void {
@@ -24,9 +35,12 @@ export class ExecContext {
     if (this.rows > this.budget.maxRows) {
       throw new RingqlError('query_timeout', `The query processed more than ${this.budget.maxRows} rows (RINGQL_QUERY_MAX_ROWS), over its work budget, and was stopped; narrow the time range or add filters`);
     }
-    if (performance.now() > this.deadline) {
-      throw new RingqlError('query_timeout', `The query ran longer than its ${this.budget.timeoutMs} ms budget and was stopped; narrow the time range or add filters`, { retry_after: 1 });
-    }
+    this.meter.tick(n);
+    if (n === 0) this.meter.check();
+  }
+  /** True when the current slice is used up: an operator returns what it has (or an empty batch). */
+  get yieldDue(): boolean {
+    return this.meter.sliceDue;
   }
   get rowsProcessed(): number {
     return this.rows;

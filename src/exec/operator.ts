@@ -5,7 +5,11 @@ import type { Accessor } from '../fn/compile-expr.ts';
 import type { ScanRow } from './scan-row.ts';
 
 export interface Operator {
-  /** Next non-empty batch of rows, or null when exhausted. */
+  /**
+   * Next batch of rows, or null when exhausted. An EMPTY batch means "not done, but this query's slice of
+   * the event loop is used up": every operator passes it straight up, and the runner yields before
+   * asking again (cooperative slicing, SPEC §11). Operators keep their place to resume from.
+   */
   next(): unknown[] | null;
   /** Reads column `id` from one of this operator's rows. */
   acc(id: number): Accessor;

@@ -6,6 +6,8 @@ import { BodyWriter } from './body-writer.ts';
 import type { ColInfo, Plan } from '../plan/bound.ts';
 import { buildOperator } from './build.ts';
 import { ExecContext, type Budget } from './context.ts';
+import { withMeter } from '../core/work-meter.ts';
+import type { Accessor } from '../fn/compile-expr.ts';
 import type { Operator } from './operator.ts';
 import type { ScanRow } from './scan-row.ts';
 import { valueToJson, type Value } from './values.ts';
@@ -50,35 +52,130 @@ function spliceAccessor(plan: Plan, op: Operator): ((row: unknown) => ScanRow) |
   return op.raw(scan.scanId);
 }
 
-export function runToJson(plan: Plan, opts: RunOptions): JsonResult {
-  checkOutputColumns(plan.cols);
-  const ctx = new ExecContext(opts.budget);
-  const cap = opts.maxRows;
-  const op = buildOperator(plan, ctx, cap === null ? null : cap + 1);
-  const splice = spliceAccessor(plan, op);
-  const accs = plan.cols.map((c) => op.acc(c.id));
-  const keys = plan.cols.map((c, i) => (i === 0 ? '{' : ',') + JSON.stringify(c.name) + ':');
-  const out = new BodyWriter();
-  out.write('{"result":[');
-  let rows = 0;
-  let truncated = false;
-  outer: for (let b = op.next(); b !== null; b = op.next()) {
+/** One run of a plan into a JSON body, advanced one batch per step so it can be sliced. */
+class JsonRun {
+  private readonly op: Operator;
+  private readonly splice: ((row: unknown) => ScanRow) | null;
+  private readonly accs: Accessor[];
+  private readonly keys: string[];
+  private readonly out = new BodyWriter();
+  private preload = 0;
+  private rows = 0;
+  private truncated = false;
+  private finished = false;
+
+  constructor(plan: Plan, private readonly cap: number | null, readonly ctx: ExecContext) {
+    checkOutputColumns(plan.cols);
+    this.op = buildOperator(plan, ctx, cap === null ? null : cap + 1);
+    this.splice = spliceAccessor(plan, this.op);
+    this.accs = plan.cols.map((c) => this.op.acc(c.id));
+    this.keys = plan.cols.map((c, i) => (i === 0 ? '{' : ',') + JSON.stringify(c.name) + ':');
+    this.out.write('{"result":[');
+  }
+
+  /** Does one unit of work (a subquery batch, or one batch of result rows); true when the body is complete. */
+  step(): boolean {
+    const pre = this.ctx.preloads;
+    if (this.preload < pre.length) {
+      if (pre[this.preload]!.step()) this.preload++;
+      return false;
+    }
+    const b = this.op.next();
+    if (b === null) return this.finish();
+    const { out, splice, accs, keys, cap } = this;
     for (const r of b) {
-      if (cap !== null && rows >= cap) { truncated = true; break outer; }
-      if (rows++ > 0) out.write(',');
+      if (cap !== null && this.rows >= cap) { this.truncated = true; return this.finish(); }
+      if (this.rows++ > 0) out.write(',');
       if (splice) { out.write(splice(r).jsonBytes()); continue; }
       let s = '';
       for (let i = 0; i < accs.length; i++) s += keys[i] + valueToJson(accs[i]!(r));
       out.write(accs.length ? s + '}' : '{}');
     }
+    this.ctx.meter.tick(b.length);
+    return false;
   }
-  out.write(']}');
-  return { body: out.finish(), rowCount: rows, truncated, rowsProcessed: ctx.rowsProcessed };
+
+  private finish(): true {
+    this.finished = true;
+    return true;
+  }
+
+  result(): JsonResult {
+    if (!this.finished) throw new Error('internal: JsonRun.result() before the run finished');
+    this.out.write(']}');
+    return { body: this.out.finish(), rowCount: this.rows, truncated: this.truncated, rowsProcessed: this.ctx.rowsProcessed };
+  }
+}
+
+/** Runs a plan to its JSON body in one synchronous go (CLI, tests, the bucket cache's small plans). */
+export function runToJson(plan: Plan, opts: RunOptions, ctx: ExecContext = new ExecContext(opts.budget)): JsonResult {
+  try {
+    return withMeter(ctx.meter, () => {
+      const run = new JsonRun(plan, opts.maxRows, ctx);
+      while (!run.step());
+      return run.result();
+    });
+  } catch (err) {
+    throw asLimitError(err);
+  }
+}
+
+/**
+ * V8's own ceilings (string length, array length, buffer allocation) reached by a query despite the
+ * value caps are that query's fault, not a bug: they answer value_too_large, never a 500.
+ */
+export function asLimitError(err: unknown): unknown {
+  if (err instanceof RangeError && /Invalid (string|array|typed array) length|Array buffer allocation failed|Invalid array buffer length/.test(err.message)) {
+    return new RingqlError('value_too_large', 'A value or the result grew past what this server can hold in one piece; select fewer or smaller values, or fewer rows');
+  }
+  return err;
+}
+
+/** How long one slice of a query may hold the event loop before it yields (ms). */
+export const SLICE_MS = 8;
+
+/**
+ * Runs a plan to its JSON body in slices of SLICE_MS: between slices the event loop serves other
+ * requests (health, ingest, other queries); the meter's deadline bounds the whole run.
+ */
+export async function runToJsonSliced(plan: Plan, opts: RunOptions, ctx: ExecContext, sliceMs = SLICE_MS): Promise<JsonResult> {
+  try {
+    return await slicedRun(plan, opts, ctx, sliceMs);
+  } catch (err) {
+    throw asLimitError(err);
+  }
+}
+
+async function slicedRun(plan: Plan, opts: RunOptions, ctx: ExecContext, sliceMs: number): Promise<JsonResult> {
+  const m = ctx.meter;
+  let run: JsonRun | null = null;
+  for (;;) {
+    const done = withMeter(m, () => {
+      m.startSlice(sliceMs);
+      run ??= new JsonRun(plan, opts.maxRows, ctx);
+      while (!m.sliceDue) if (run.step()) return true;
+      return false;
+    });
+    if (done) break;
+    await yieldToEventLoop();
+    m.check();
+  }
+  m.stopSlicing();
+  return withMeter(m, () => run!.result());
+}
+
+/** Lets pending I/O callbacks (other requests) run before the next slice. */
+export function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /** Runs a plan to plain row objects (tests, the bucket-cache comparisons). */
 export function runToRows(plan: Plan, budget?: Budget): Record<string, Value>[] {
   const ctx = new ExecContext(budget);
+  return withMeter(ctx.meter, () => rowsOf(plan, ctx));
+}
+
+function rowsOf(plan: Plan, ctx: ExecContext): Record<string, Value>[] {
   const op = buildOperator(plan, ctx);
   const accs = plan.cols.map((c) => [c.name, op.acc(c.id)] as const);
   const out: Record<string, Value>[] = [];

@@ -1,5 +1,6 @@
 // Aggregate functions (COUNT, COUNTIF, SUM, AVG, MIN, MAX, APPROX_QUANTILES, ...) as accumulators.
 
+import { activeMeter, valueTooLarge } from '../core/work-meter.ts';
 import { registerAggregate, type Accumulator, type AggDef } from './registry.ts';
 import { RingqlError } from '../core/errors.ts';
 import { compareValues, groupKey, sortCompare, type Value } from '../exec/values.ts';
@@ -65,8 +66,8 @@ agg('LOGICAL_OR', 1, 1, () => 'BOOL', () => {
   let r: boolean | null = null;
   return { add(a) { if (a[0] === true) r = true; else if (a[0] === false && r === null) r = false; }, result: () => r };
 });
-/** Aggregates that keep their inputs stop at this many characters of strings (memory stays bounded). */
-const MAX_AGG_CHARS = 64 * 1024 * 1024;
+/** Aggregates that keep their inputs stop at the single-value cap (RINGQL_MAX_VALUE_BYTES), so memory stays bounded. */
+const maxAggChars = (): number => activeMeter().limits.maxValueBytes;
 const sizeOf = (v: Value): number => (typeof v === 'string' ? v.length : typeof v === 'object' && v !== null ? JSON.stringify(v).length : 8);
 
 agg('ARRAY_AGG', 1, 1, () => 'ARRAY', () => {
@@ -77,7 +78,8 @@ agg('ARRAY_AGG', 1, 1, () => 'ARRAY', () => {
       if (a[0] === null) throw new RingqlError('query_error', 'ARRAY_AGG: an array cannot contain NULL; filter NULLs with IGNORE NULLS or WHERE');
       if (out.length >= 100_000) throw new RingqlError('query_error', 'ARRAY_AGG: more than 100000 elements');
       chars += sizeOf(a[0] ?? null);
-      if (chars > MAX_AGG_CHARS) throw new RingqlError('query_error', `ARRAY_AGG: the array would hold more than ${MAX_AGG_CHARS} characters`);
+      if (chars > maxAggChars()) throw valueTooLarge('ARRAY_AGG: the array', chars, maxAggChars());
+      activeMeter().tick();
       out.push(a[0] ?? null);
     },
     result: () => out,
@@ -91,7 +93,7 @@ agg('STRING_AGG', 1, 2, () => 'STRING', (c) => {
     add(a) {
       if (typeof a[0] !== 'string') return;
       chars += a[0].length + sep.length;
-      if (chars > MAX_AGG_CHARS) throw new RingqlError('query_error', `STRING_AGG: the result would be longer than ${MAX_AGG_CHARS} characters`);
+      if (chars > maxAggChars()) throw valueTooLarge('STRING_AGG: the result', chars, maxAggChars());
       parts.push(a[0]);
     },
     result: () => (parts.length ? parts.join(sep) : null),

@@ -3,6 +3,7 @@
 
 import '../fn/index.ts';
 import { RingqlError } from '../core/errors.ts';
+import { LARGE_VALUE_BYTES, activeMeter, stringBytesOver } from '../core/work-meter.ts';
 import { castValue } from './cast.ts';
 import { compareValues, sqlEquals, type Value } from '../exec/values.ts';
 import type { BExpr } from '../plan/bound.ts';
@@ -202,14 +203,39 @@ function compileCall(e: Extract<BExpr, { k: 'call' }>, env: CompileEnv): Accesso
       return kernel(...vals);
     };
   }
-  if (!e.safe) return f;
+  const metered = meterResults(f, e.fn.name);
+  if (!e.safe) return metered;
   return (r) => {
     try {
-      return f(r);
+      return metered(r);
     } catch (err) {
       if (err instanceof RingqlError && err.code === 'query_error') return null;
       throw err;
     }
+  };
+}
+
+/** String results this long (UTF-16 units) may reach LARGE_VALUE_BYTES and are measured. */
+const LARGE_CHARS = Math.floor(LARGE_VALUE_BYTES / 3);
+/** Array results with this many elements are measured (8 bytes an element). */
+const LARGE_ELEMENTS = LARGE_VALUE_BYTES / 8;
+
+/**
+ * Charges large results to the running query's meter: the single-value cap, the per-query sum of large
+ * values, and their work in the time budget. One typeof per call on the common, small path.
+ */
+function meterResults(f: Accessor, name: string): Accessor {
+  return (r) => {
+    const v = f(r);
+    if (typeof v === 'string') {
+      if (v.length >= LARGE_CHARS) {
+        const m = activeMeter();
+        m.produced(stringBytesOver(v, m.limits.maxValueBytes), `The result of ${name}`);
+      }
+    } else if (Array.isArray(v) && v.length >= LARGE_ELEMENTS) {
+      activeMeter().produced(v.length * 8, `The array from ${name}`);
+    }
+    return v;
   };
 }
 

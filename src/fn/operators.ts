@@ -1,6 +1,7 @@
 // Arithmetic, comparison, concatenation and LIKE operators as kernels ($+, $=, $LIKE, ...),
 // with BigQuery's rules: `/` is FLOAT64, division by zero is an error, INT64 stays INT64.
 
+import { checkLength } from './value-cap.ts';
 import { registerScalar, simple, type Kernel } from './registry.ts';
 import { RingqlError } from '../core/errors.ts';
 import { compareValues, sqlEquals, type Value } from '../exec/values.ts';
@@ -19,7 +20,11 @@ registerScalar(simple('$/', 2, 2, 'FLOAT64', (a, b) => {
   return a / b;
 }));
 registerScalar(simple('$neg', 1, 1, (t) => t[0]!, (a) => (n(a) ? -a : null)));
-registerScalar(simple('$||', 2, 2, 'STRING', (a, b) => (typeof a === 'string' && typeof b === 'string' ? a + b : null)));
+registerScalar(simple('$||', 2, 2, 'STRING', (a, b) => {
+  if (typeof a !== 'string' || typeof b !== 'string') return null;
+  checkLength('The || result', a.length + b.length);
+  return a + b;
+}));
 
 const cmp = (name: string, test: (c: number) => boolean): void => {
   const kernel: Kernel = (a, b) => {

@@ -1,5 +1,6 @@
 // Conditional, numeric and array functions (COALESCE, IF, IFNULL, ROUND, ARRAY_LENGTH, ...).
 
+import { checkLength } from './value-cap.ts';
 import { registerScalar, simple } from './registry.ts';
 import { RingqlError } from '../core/errors.ts';
 import { commonType, type SqlType } from '../plan/types.ts';
@@ -62,15 +63,22 @@ registerScalar(simple('ARRAY_LENGTH', 1, 1, 'INT64', (a) => (Array.isArray(a) ? 
 registerScalar(simple('ARRAY_TO_STRING', 2, 3, 'STRING', (a, sep, nul) => {
   if (!Array.isArray(a) || typeof sep !== 'string') return null;
   const parts: string[] = [];
+  let len = 0;
   for (const v of a) {
-    if (v === null) { if (typeof nul === 'string') parts.push(nul); continue; }
-    parts.push(typeof v === 'string' ? v : JSON.stringify(v));
+    const s = v === null ? (typeof nul === 'string' ? nul : null) : typeof v === 'string' ? v : JSON.stringify(v);
+    if (s === null) continue;
+    parts.push(s);
+    len += s.length + sep.length;
   }
+  checkLength('ARRAY_TO_STRING: the result', len);
   return parts.join(sep);
 }));
 registerScalar(simple('ARRAY_CONCAT', 1, 64, 'ARRAY', (...a) => {
+  let n = 0;
+  for (const x of a) { if (!Array.isArray(x)) return null; n += x.length; }
+  checkLength('ARRAY_CONCAT: the array', n * 8);
   const out: Value[] = [];
-  for (const x of a) { if (!Array.isArray(x)) return null; out.push(...x); }
+  for (const x of a as Value[][]) for (const v of x) out.push(v);
   return out;
 }));
 registerScalar(simple('ARRAY_REVERSE', 1, 1, 'ARRAY', (a) => (Array.isArray(a) ? [...a].reverse() : null)));

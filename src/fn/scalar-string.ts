@@ -3,6 +3,7 @@
 import { registerScalar, simple, type Kernel } from './registry.ts';
 import { compileRegex } from '../exec/regex.ts';
 import { RingqlError } from '../core/errors.ts';
+import { checkLength } from './value-cap.ts';
 import type { Value } from '../exec/values.ts';
 
 const str = (v: Value): string | null => (typeof v === 'string' ? v : null);
@@ -40,16 +41,29 @@ registerScalar(simple('BYTE_LENGTH', 1, 1, 'INT64', (s) => (typeof s === 'string
 registerScalar(simple('STARTS_WITH', 2, 2, 'BOOL', (s, p) => (str(s) === null || str(p) === null ? null : (s as string).startsWith(p as string))));
 registerScalar(simple('ENDS_WITH', 2, 2, 'BOOL', (s, p) => (str(s) === null || str(p) === null ? null : (s as string).endsWith(p as string))));
 registerScalar(simple('CONCAT', 1, 64, 'STRING', (...a) => {
-  let out = '';
-  for (const v of a) {
+  const parts = new Array<string>(a.length);
+  let len = 0;
+  for (let i = 0; i < a.length; i++) {
+    const v = a[i]!;
     if (v === null) return null;
-    out += typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v);
+    const s = typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v);
+    parts[i] = s;
+    len += s.length;
   }
-  return out;
+  checkLength('CONCAT: the result', len);
+  return parts.join('');
 }));
 registerScalar(simple('REPLACE', 3, 3, 'STRING', (s, from, to) => {
   if (str(s) === null || str(from) === null || str(to) === null) return null;
-  return from === '' ? s : (s as string).split(from as string).join(to as string);
+  if (from === '') return s;
+  const ss = s as string, f = from as string, t = to as string;
+  if (t.length > f.length) {
+    // Count first: the result is measured against the value cap before it is built.
+    let count = 0;
+    for (let at = ss.indexOf(f); at >= 0; at = ss.indexOf(f, at + f.length)) count++;
+    checkLength('REPLACE: the result', ss.length + count * (t.length - f.length));
+  }
+  return ss.split(f).join(t);
 }));
 const substr: Kernel = (s, pos, len) => {
   const ss = str(s);
@@ -93,13 +107,17 @@ registerScalar(simple('LEFT', 2, 2, 'STRING', (s, n) => (str(s) === null || type
 registerScalar(simple('RIGHT', 2, 2, 'STRING', (s, n) => (str(s) === null || typeof n !== 'number' ? null : n <= 0 ? '' : [...(s as string)].slice(-n).join(''))));
 registerScalar(simple('REPEAT', 2, 2, 'STRING', (s, n) => {
   if (str(s) === null || typeof n !== 'number') return null;
-  if (n < 0 || (s as string).length * n > 1_000_000) throw new RingqlError('query_error', 'REPEAT: result would be too long or count is negative');
+  if (n < 0) throw new RingqlError('query_error', 'REPEAT: the count must not be negative');
+  checkLength('REPEAT: the result', (s as string).length * n);
   return (s as string).repeat(n);
 }));
 registerScalar(simple('TO_JSON_STRING', 1, 2, 'STRING', (v) => JSON.stringify(v), false));
 registerScalar(simple('FORMAT', 1, 64, 'STRING', (f, ...a) => {
   const ff = str(f);
   if (ff === null) return null;
+  let len = ff.length;
+  for (const v of a) len += typeof v === 'string' ? v.length : 24;
+  checkLength('FORMAT: the result', len);
   let i = 0;
   return ff.replace(/%(-?\d*)(\.\d+)?([sdifgeqt%])/g, (_m, _w, prec: string | undefined, conv: string) => {
     if (conv === '%') return '%';

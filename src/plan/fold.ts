@@ -6,6 +6,7 @@
 
 import { RingqlError } from '../core/errors.ts';
 import { compileExpr } from '../fn/compile-expr.ts';
+import { activeMeter } from '../core/work-meter.ts';
 import type { BExpr, Clock } from './bound.ts';
 
 const noColumns = {
@@ -126,12 +127,16 @@ function constChildren(e: BExpr): BExpr[] | null {
 function tryEval(e: BExpr): BExpr {
   const kids = constChildren(e);
   if (kids === null) return e;
+  // Folding is work of the query: charged to its meter, so a fold that runs long ends the query in budget.
+  activeMeter().tick();
   try {
     const v = compileExpr(e, noColumns)(null);
     const clock = clockOf(e, kids);
     return clock ? { k: 'const', value: v, type: e.type, clock } : { k: 'const', value: v, type: e.type };
   } catch (err) {
-    if (err instanceof RingqlError) return e;
+    // An error is left for the row that evaluates the expression (it may never be evaluated); running out
+    // of time is not such an error.
+    if (err instanceof RingqlError && err.code !== 'query_timeout') return e;
     throw err;
   }
 }

@@ -1,6 +1,7 @@
 // One source's rows in memory: validated all-or-nothing ingest, an open segment sealed into sorted
 // segments (compacted LSM-style), a watermark for retention and capacity eviction, and scans.
 
+import { readsPinned } from './read-pins.ts';
 import { RingqlError } from '../core/errors.ts';
 import type { IngestResult, ScanBatch, ScanSpec, SchemaField, SourceDef, StoreConfig } from './types.ts';
 import { normalizeEvent, type NormalizedEvent, type NormalizeOptions } from './event.ts';
@@ -196,6 +197,8 @@ export class SourceStore {
    * so memory follows retention and capacity. (Readers take dictionaries afresh per query.)
    */
   private compactHotDicts(): void {
+    // A paused sliced query reads ids against the dictionaries it started with: remap only when none runs.
+    if (readsPinned()) return;
     const live = this.physicalRows();
     for (let h = 0; h < this.hotValues.length; h++) {
       const values = this.hotValues[h]!;

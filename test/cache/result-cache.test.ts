@@ -102,11 +102,11 @@ describe('result cache', () => {
     await run({ project: 'p' });
     const c0 = svc.cache.stats().computations;
     now = T0 + 5_000_000;
-    svc.cache.warmNow();
+    await svc.cache.warmNow();
     expect(svc.cache.stats().computations).toBe(c0); // not due yet
     svc.ingest('edge.logs.prod', [{ id: 'c', timestamp: T0 - 500, project: 'p', event_message: 'new' }]);
     now = T0 + 11_000_000;
-    svc.cache.warmNow();
+    await svc.cache.warmNow();
     expect(svc.cache.stats().computations).toBe(c0 + 1);
     const r = await run({ project: 'p' });
     expect(r.cache).toBe('HIT');
@@ -114,10 +114,10 @@ describe('result cache', () => {
     expect(JSON.parse(r.body.toString()).result[0].n).toBe(2);
     // nobody asks for a whole cache duration: warming stops and the entry goes
     now = T0 + 11_000_000 + 61_000_000;
-    svc.cache.warmNow();
+    await svc.cache.warmNow();
     const c1 = svc.cache.stats().computations;
     now += 20_000_000;
-    svc.cache.warmNow();
+    await svc.cache.warmNow();
     expect(svc.cache.stats().computations).toBe(c1);
     expect(svc.cache.stats().entries).toBe(0);
   });
@@ -127,7 +127,7 @@ describe('result cache', () => {
     await run({ project: 'p' });
     const c0 = svc.cache.stats().computations;
     now = T0 + 30_000_000;
-    svc.cache.warmNow();
+    await svc.cache.warmNow();
     expect(svc.cache.stats().computations).toBe(c0);
   });
 

@@ -8,6 +8,7 @@ import { missingColumn, type Operator } from '../operator.ts';
 import { predicateMemo } from '../predicate-memo.ts';
 import type { ScanRow } from '../scan-row.ts';
 import type { HotUnnestExec } from './hot-unnest-exec.ts';
+import type { ExecContext } from '../context.ts';
 
 /** One counter: COUNT(*) (arg null), COUNT(arg) or COUNTIF(arg); `leaf` is the hot leaf arg reads, `key` arg's canonical text. */
 export interface HotCounter {
@@ -37,22 +38,27 @@ export class HotBucketAggExec implements Operator {
     private readonly key: Accessor,
     private readonly counters: HotCounter[],
     private readonly ids: number[],
+    private readonly ctx: ExecContext,
   ) {}
+
+  /** Counts per bucket start (null for a NULL key), kept across slices. */
+  private readonly groups = new Map<number | null, Float64Array>();
+  private memos: Uint8Array[] | null = null;
+
+  private group(k: number | null): Float64Array {
+    let g = this.groups.get(k);
+    if (!g) { g = new Float64Array(this.counters.length); this.groups.set(k, g); }
+    return g;
+  }
 
   next(): unknown[] | null {
     if (this.done) return null;
-    this.done = true;
     const nc = this.counters.length;
-    const groups = new Map<number | null, Float64Array>();
-    const memos = this.counters.map((c) => (c.arg === null ? null : predicateMemo(this.input.leafDict(c.leaf), `${c.kind}:${c.key}`)));
+    const groups = this.groups;
+    const memos = (this.memos ??= this.counters.map((c) => (c.arg === null ? new Uint8Array(0) : predicateMemo(this.input.leafDict(c.leaf), `${c.kind}:${c.key}`))));
     const width = FIXED_TRUNC_US[this.unit]!;
     let lastKey = NaN;
     let last: Float64Array | null = null;
-    const group = (k: number | null): Float64Array => {
-      let g = groups.get(k);
-      if (!g) { g = new Float64Array(nc); groups.set(k, g); }
-      return g;
-    };
     for (let s = this.input.nextSelection(); s !== null; s = this.input.nextSelection()) {
       const { batch, hot, sel, n } = s;
       const ts = batch.ts;
@@ -60,7 +66,7 @@ export class HotBucketAggExec implements Operator {
         const i = sel[j]!;
         const t = ts[i]!;
         const k = t - (((t % width) + width) % width);
-        if (k !== lastKey) { last = group(k); lastKey = k; }
+        if (k !== lastKey) { last = this.group(k); lastKey = k; }
         const g = last!;
         for (let c = 0; c < nc; c++) {
           const ctr = this.counters[c]!;
@@ -78,7 +84,7 @@ export class HotBucketAggExec implements Operator {
       }
       for (const r of s.generic) {
         const kv = this.key(r);
-        const g = group(typeof kv === 'number' ? kv : null);
+        const g = this.group(typeof kv === 'number' ? kv : null);
         lastKey = NaN;
         for (let c = 0; c < nc; c++) {
           const ctr = this.counters[c]!;
@@ -87,10 +93,13 @@ export class HotBucketAggExec implements Operator {
           if (ctr.kind === 'countif' ? v === true : v !== null) g[c]!++;
         }
       }
+      if (this.ctx.yieldDue) return [];
     }
+    this.done = true;
     if (groups.size === 0) return null;
     const out: Value[][] = [];
     for (const [k, g] of groups) out.push([k, ...Array.from(g)]);
+    groups.clear();
     return out;
   }
 

@@ -196,7 +196,7 @@ export class HotUnnestExec implements Operator {
         out.push(row);
       }
       this.ctx.charge(out.length);
-      if (out.length) return out;
+      if (out.length || this.ctx.yieldDue) return out;
     }
   }
 

@@ -42,10 +42,17 @@ export class JoinExec implements Operator {
     this.leftIds = new Set(leftIds);
   }
 
-  private materialise(): unknown[] {
+  private collecting: unknown[] = [];
+
+  /** The right side, materialised one batch per call; null while the slice ended before it was whole. */
+  private materialise(): unknown[] | null {
     if (this.rightRows) return this.rightRows;
-    const rows: unknown[] = [];
-    for (let b = this.right.next(); b !== null; b = this.right.next()) for (const r of b) rows.push(r);
+    const rows = this.collecting;
+    for (let b = this.right.next(); b !== null; b = this.right.next()) {
+      for (const r of b) rows.push(r);
+      this.ctx.meter.tick(b.length);
+      if (this.ctx.yieldDue) return null;
+    }
     this.rightRows = rows;
     if (this.type === 'right' || this.type === 'full') this.rightMatched = new Uint8Array(rows.length);
     if (this.equi) {
@@ -64,6 +71,7 @@ export class JoinExec implements Operator {
 
   next(): unknown[] | null {
     const rights = this.materialise();
+    if (rights === null) return [];
     const out: unknown[] = [];
     let work = 0;
     while (out.length < MAX_OUT) {
@@ -71,6 +79,7 @@ export class JoinExec implements Operator {
         if (this.leftDone) break;
         const b = this.left.next();
         if (b === null) { this.leftDone = true; break; }
+        if (b.length === 0) return out;
         this.ctx.charge(b.length);
         this.batch = b;
         this.li = 0;
@@ -98,7 +107,9 @@ export class JoinExec implements Operator {
           if (this.rightMatched) this.rightMatched[i] = 1;
         }
         if (++work === CHECK_EVERY) { work = 0; this.ctx.charge(0); }
+        if (this.ctx.yieldDue) break;
       }
+      if (this.ctx.yieldDue && this.ci < n) break;
       if (this.ci >= n) {
         if (!this.matched && (this.type === 'left' || this.type === 'full')) out.push([l, null]);
         this.li++;
@@ -106,8 +117,9 @@ export class JoinExec implements Operator {
         this.matched = false;
         this.list = null;
       }
+      if (this.ctx.yieldDue) break;
     }
-    if (out.length) {
+    if (out.length || this.ctx.yieldDue) {
       this.ctx.charge(out.length);
       return out;
     }

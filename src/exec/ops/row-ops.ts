@@ -1,21 +1,38 @@
 // Row-wise operators: FilterExec, ProjectExec, LimitExec, ValuesExec. Each keeps batches flowing
-// without materialising its input.
+// without materialising its input; Filter and Project stop mid-batch when the query's slice is used up.
 
 import type { BExpr } from '../../plan/bound.ts';
 import type { Accessor } from '../../fn/compile-expr.ts';
 import { missingColumn, type Operator } from '../operator.ts';
 import type { ScanRow } from '../scan-row.ts';
+import type { ExecContext } from '../context.ts';
 
 export class FilterExec implements Operator {
-  constructor(private readonly input: Operator, private readonly pred: Accessor) {}
+  /** Resume point inside the input batch when a slice ended mid-batch. */
+  private batch: unknown[] | null = null;
+  private at = 0;
+  constructor(private readonly input: Operator, private readonly pred: Accessor, private readonly ctx: ExecContext) {}
   next(): unknown[] | null {
+    const m = this.ctx.meter;
     for (;;) {
-      const batch = this.input.next();
-      if (batch === null) return null;
+      if (this.batch === null) {
+        const b = this.input.next();
+        if (b === null || b.length === 0) return b; // exhausted, or a child yielding its slice
+        this.batch = b;
+        this.at = 0;
+      }
+      const batch = this.batch, pred = this.pred;
       const out: unknown[] = [];
-      const pred = this.pred;
-      for (let i = 0; i < batch.length; i++) if (pred(batch[i]) === true) out.push(batch[i]);
-      if (out.length) return out;
+      let i = this.at;
+      while (i < batch.length) {
+        const r = batch[i++];
+        if (pred(r) === true) out.push(r);
+        m.tick();
+        if (m.sliceDue) break;
+      }
+      if (i >= batch.length) this.batch = null;
+      else this.at = i;
+      if (out.length || m.sliceDue) return out;
     }
   }
   acc(id: number): Accessor { return this.input.acc(id); }
@@ -30,8 +47,11 @@ export class ProjectExec implements Operator {
   private readonly accs = new Map<number, Accessor>();
   private readonly computed: Accessor[] = [];
   private readonly passthrough: boolean;
+  /** Resume point inside the input batch when a slice ended mid-batch. */
+  private batch: unknown[] | null = null;
+  private at = 0;
 
-  constructor(private readonly input: Operator, exprs: BExpr[], outIds: number[], compile: (e: BExpr) => Accessor) {
+  constructor(private readonly input: Operator, exprs: BExpr[], outIds: number[], compile: (e: BExpr) => Accessor, private readonly ctx: ExecContext) {
     this.passthrough = exprs.every((e) => e.k === 'col');
     exprs.forEach((e, i) => {
       const outId = outIds[i]!;
@@ -47,17 +67,27 @@ export class ProjectExec implements Operator {
   }
 
   next(): unknown[] | null {
-    const batch = this.input.next();
-    if (batch === null || this.passthrough) return batch;
-    const comp = this.computed;
-    const out = new Array<unknown>(batch.length);
-    for (let i = 0; i < batch.length; i++) {
-      const r = batch[i];
+    if (this.passthrough) return this.input.next();
+    if (this.batch === null) {
+      const b = this.input.next();
+      if (b === null || b.length === 0) return b;
+      this.batch = b;
+      this.at = 0;
+    }
+    const batch = this.batch, comp = this.computed, m = this.ctx.meter;
+    const out: unknown[] = [];
+    let i = this.at;
+    while (i < batch.length) {
+      const r = batch[i++];
       const row = new Array<unknown>(comp.length + 1);
       row[0] = r;
       for (let j = 0; j < comp.length; j++) row[j + 1] = comp[j]!(r);
-      out[i] = row;
+      out.push(row);
+      m.tick();
+      if (m.sliceDue) break;
     }
+    if (i >= batch.length) this.batch = null;
+    else this.at = i;
     return out;
   }
 
@@ -78,7 +108,7 @@ export class LimitExec implements Operator {
     for (;;) {
       if (this.limit !== null && this.emitted >= this.limit) return null;
       let batch = this.input.next();
-      if (batch === null) return null;
+      if (batch === null || batch.length === 0) return batch;
       if (this.skipped < this.offset) {
         const skip = Math.min(this.offset - this.skipped, batch.length);
         this.skipped += skip;

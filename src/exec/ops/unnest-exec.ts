@@ -7,7 +7,16 @@ import type { Operator } from '../operator.ts';
 import type { ScanRow } from '../scan-row.ts';
 import type { Value } from '../values.ts';
 
+/** Output rows per batch. */
+const MAX_OUT = 4096;
+
 export class UnnestExec implements Operator {
+  /** Resume point: the input batch, the row in it, and (for a row whose array is being cut) its elements. */
+  private batch: unknown[] | null = null;
+  private row = 0;
+  private elem = 0;
+  private elems: readonly Value[] | null = null;
+
   constructor(
     private readonly input: Operator,
     private readonly array: Accessor,
@@ -19,21 +28,36 @@ export class UnnestExec implements Operator {
 
   next(): unknown[] | null {
     for (;;) {
-      const batch = this.input.next();
-      if (batch === null) return null;
+      if (this.batch === null) {
+        const b = this.input.next();
+        if (b === null || b.length === 0) return b;
+        this.batch = b;
+        this.row = 0;
+        this.elem = 0;
+      }
+      const batch = this.batch;
       const out: unknown[] = [];
-      for (let i = 0; i < batch.length; i++) {
-        const r = batch[i];
-        const v = this.array(r);
+      // Resumable at any element: one row holding a huge array yields batches of MAX_OUT rows.
+      while (this.row < batch.length && out.length < MAX_OUT) {
+        const r = batch[this.row];
+        const v = this.elems ?? this.array(r);
         const elems: readonly Value[] | null = Array.isArray(v) ? v : v !== null && typeof v === 'object' ? [v as Value] : null;
         if (elems && elems.length) {
-          for (let j = 0; j < elems.length; j++) out.push([r, elems[j] ?? null, j]);
+          let j = this.elem;
+          const stop = Math.min(elems.length, j + (MAX_OUT - out.length));
+          for (; j < stop; j++) out.push([r, elems[j] ?? null, j]);
+          if (j < elems.length) { this.elems = elems; this.elem = j; break; }
         } else if (this.outer) {
           out.push([r, null, null]);
         }
+        this.elems = null;
+        this.elem = 0;
+        this.row++;
+        if (this.ctx.yieldDue) break;
       }
+      if (this.row >= batch.length) this.batch = null;
       this.ctx.charge(out.length);
-      if (out.length) return out;
+      if (out.length || this.ctx.yieldDue) return out;
     }
   }
 
