@@ -6,8 +6,10 @@ import { RingqlError } from './errors.ts';
 
 /** Work units between two reads of the clock (a row is one unit, a KiB of a large value is one unit). */
 const CHECK_EVERY = 32;
-/** A produced string or array at least this large counts toward the query's large-value bytes. */
+/** A produced string or array this large (or a quarter of the value cap, if less) counts toward the query's large-value bytes. */
 export const LARGE_VALUE_BYTES = 64 * 1024;
+/** Results shorter than this are never measured (they cannot matter to any cap). */
+export const MEASURE_FROM = 256;
 
 export interface MeterLimits {
   /** Wall-clock budget of the whole query, ms. */
@@ -32,15 +34,20 @@ export class WorkMeter {
   private readonly deadline: number;
   private sliceEnd = Infinity;
   private largeBytes = 0;
+  private readonly largeFrom: number;
   /** The current slice is used up: operators stop at the next row they can resume from. */
   sliceDue = false;
+  /** Slices started so far (tests show a run really was cut). */
+  slices = 0;
 
   constructor(readonly limits: MeterLimits = DEFAULT_METER_LIMITS, startedAt = performance.now()) {
     this.deadline = startedAt + limits.timeoutMs;
+    this.largeFrom = Math.max(MEASURE_FROM, Math.min(LARGE_VALUE_BYTES, Math.floor(limits.maxValueBytes / 4)));
   }
 
   /** Starts a slice of `ms` (cooperative runs); a meter never sliced runs to its deadline in one go. */
   startSlice(ms: number): void {
+    this.slices++;
     this.sliceDue = false;
     this.sliceEnd = performance.now() + ms;
   }
@@ -84,12 +91,12 @@ export class WorkMeter {
   /** Charges a produced value of `bytes`: checks the single-value cap and the per-query large-value sum. */
   produced(bytes: number, what: string): void {
     if (bytes > this.limits.maxValueBytes) throw valueTooLarge(what, bytes, this.limits.maxValueBytes);
-    if (bytes < LARGE_VALUE_BYTES) return;
+    if (bytes < this.largeFrom) return;
     this.largeBytes += bytes;
     if (this.largeBytes > this.limits.maxLargeValueBytesPerQuery) {
       throw new RingqlError(
         'value_too_large',
-        `The query made more than ${this.limits.maxLargeValueBytesPerQuery} bytes of large values (strings or arrays of ${LARGE_VALUE_BYTES} bytes or more) and was stopped`,
+        `The query made more than ${this.limits.maxLargeValueBytesPerQuery} bytes of large values (strings or arrays of ${this.largeFrom} bytes or more) and was stopped`,
         { limit: this.limits.maxLargeValueBytesPerQuery },
       );
     }

@@ -230,20 +230,17 @@ function equiKeys(on: BExpr, leftIds: Set<number>, rightIds: Set<number>, lenv: 
 function compileSubquery(e: Extract<BExpr, { k: 'subquery' }>, arg: Accessor | null, ctx: ExecContext): Accessor {
   let values: Value[] | null = null;
   let failure: { err: unknown } | null = null;
-  let op: Operator | null = null;
-  let col: Accessor | null = null;
+  // Built now, with the query's pipeline, so its scans read the same instant of the store.
+  const op = buildOperator(e.plan, ctx, e.mode === 'exists' ? 1 : e.mode === 'scalar' ? 2 : null);
+  const col = op.acc(e.plan.cols[0]!.id);
   const out: Value[] = [];
   /** Pulls one batch; true once the values are known (or failed: the error waits for the first use). */
   const step = (): boolean => {
     if (values || failure) return true;
     try {
-      if (!op) {
-        op = buildOperator(e.plan, ctx, e.mode === 'exists' ? 1 : e.mode === 'scalar' ? 2 : null);
-        col = op.acc(e.plan.cols[0]!.id);
-      }
       const b = op.next();
       if (b === null) { values = out; return true; }
-      for (const r of b) out.push(col!(r));
+      for (const r of b) out.push(col(r));
       if ((e.mode === 'exists' && out.length) || (e.mode === 'scalar' && out.length > 1)) values = out;
       return values !== null;
     } catch (err) {

@@ -3,7 +3,7 @@
 
 import '../fn/index.ts';
 import { RingqlError } from '../core/errors.ts';
-import { LARGE_VALUE_BYTES, activeMeter, stringBytesOver } from '../core/work-meter.ts';
+import { MEASURE_FROM, activeMeter, stringBytesOver } from '../core/work-meter.ts';
 import { castValue } from './cast.ts';
 import { compareValues, sqlEquals, type Value } from '../exec/values.ts';
 import type { BExpr } from '../plan/bound.ts';
@@ -215,10 +215,10 @@ function compileCall(e: Extract<BExpr, { k: 'call' }>, env: CompileEnv): Accesso
   };
 }
 
-/** String results this long (UTF-16 units) may reach LARGE_VALUE_BYTES and are measured. */
-const LARGE_CHARS = Math.floor(LARGE_VALUE_BYTES / 3);
+/** String results this long (UTF-16 units, up to 3 UTF-8 bytes each) are measured. */
+const LARGE_CHARS = Math.floor(MEASURE_FROM / 3);
 /** Array results with this many elements are measured (8 bytes an element). */
-const LARGE_ELEMENTS = LARGE_VALUE_BYTES / 8;
+const LARGE_ELEMENTS = MEASURE_FROM / 8;
 
 /**
  * Charges large results to the running query's meter: the single-value cap, the per-query sum of large

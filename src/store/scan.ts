@@ -14,6 +14,8 @@ export interface ScanSnapshot {
   open: OpenSegment;
   /** Visible rows have ts >= watermark. */
   watermark: number;
+  /** Rows stored later (seq above this) are not part of the snapshot. */
+  maxSeq: number;
   /** Project id → name (0 = null); append-only, so reading it later is safe. */
   projectNames: readonly (string | null)[];
   /** Project id of spec.project: undefined = all rows; -1 = a project never seen. */
@@ -186,6 +188,7 @@ export function* scanSnapshot(snap: ScanSnapshot, spec: ScanSpec): Generator<Sca
   const b = bounds(spec, snap.watermark);
   if (b.lo > b.hi || (b.lo === b.hi && (b.loStrict || b.hiStrict))) return;
   const afterSeq = spec.afterSeq ?? -Infinity;
+  const maxSeq = snap.maxSeq;
   const pid = snap.pid;
   const step: 1 | -1 = spec.order === 'asc' ? 1 : -1;
   const dir = -step;
@@ -238,7 +241,7 @@ export function* scanSnapshot(snap: ScanSnapshot, spec: ScanSpec): Generator<Sca
       const r = perm === null ? pos : perm[pos]!;
       pos += st;
       const s = rseq[r]!;
-      if (s <= afterSeq) continue;
+      if (s <= afterSeq || s > maxSeq) continue;
       const n = batch.n;
       batch.ts[n] = rts[r]!;
       batch.seq[n] = s;

@@ -319,14 +319,17 @@ export class SourceStore {
 
   // ---- reads -------------------------------------------------------------------------------
 
-  /** Rows matching spec, in batches; a snapshot of the rows stored when the scan starts. */
+  /**
+   * Rows matching spec, in batches: a snapshot of the rows stored when scan() is called (rows appended to
+   * the open segment later are not read, even when the batches are pulled across event-loop turns).
+   */
   scan(spec: ScanSpec): Iterable<ScanBatch> {
     let pid: number | undefined;
     if (spec.project === undefined) pid = undefined;
     else if (spec.project === null) pid = 0;
     else pid = this.projectIds.get(spec.project) ?? -1;
     return scanSnapshot(
-      { segments: this.segments.slice(), open: this.open, watermark: this.wm, projectNames: this.projectNames, pid, hotIndex: this.hotIndex },
+      { segments: this.segments.slice(), open: this.open, watermark: this.wm, maxSeq: this.seq, projectNames: this.projectNames, pid, hotIndex: this.hotIndex },
       spec,
     );
   }

@@ -12,12 +12,15 @@ import type { Value } from '../values.ts';
 const BASE_COLUMNS = new Set(['id', 'event_message', 'metadata']);
 
 export class ScanExec implements Operator {
-  private iter: Iterator<ScanBatch> | null = null;
+  private readonly iter: Iterator<ScanBatch>;
   private readonly accessors = new Map<number, Accessor>();
   /** Dictionary ids of the requested hot keys for the rows of the last batch, one array per key. */
   lastHot: Uint32Array[] = [];
 
   constructor(private readonly plan: ScanPlan, private readonly ctx: ExecContext, private readonly batchHint: number | null, private readonly hotKeys: string[] = []) {
+    // The snapshot is taken now, when the pipeline is built: every scan of one query reads the same
+    // instant of the store, however many slices the query then takes.
+    this.iter = this.plan.source.scan(this.spec())[Symbol.iterator]();
     const topProject = plan.source.def.projectPath.length === 1 && plan.source.def.projectPath[0] === 'project';
     for (const c of plan.cols) {
       const name = c.name;
@@ -47,7 +50,6 @@ export class ScanExec implements Operator {
 
   /** The next non-empty store batch as is (rows made on demand with rowOf); sets lastHot. */
   nextRaw(): ScanBatch | null {
-    this.iter ??= this.plan.source.scan(this.spec())[Symbol.iterator]();
     for (;;) {
       const r = this.iter.next();
       if (r.done) return null;
@@ -69,7 +71,6 @@ export class ScanExec implements Operator {
   }
 
   next(): unknown[] | null {
-    this.iter ??= this.plan.source.scan(this.spec())[Symbol.iterator]();
     for (;;) {
       const r = this.iter.next();
       if (r.done) return null;
