@@ -94,9 +94,14 @@ export interface SourceClock {
   watermark(): number;
 }
 
+/** Estimated heap bytes of one minute of a state: a Map entry, a small array header, 8 bytes a number. */
+const MINUTE_ENTRY_BYTES = 80;
+
 class BucketState {
   /** minute start (µs) → [row count, partial of each aggregate]. */
   readonly minutes = new Map<number, number[]>();
+  /** Numbers per minute (row count + each aggregate), for the byte estimate. */
+  width = 1;
   lastSeq = -Infinity;
   floor = -Infinity;
   watermark = -Infinity;
@@ -123,6 +128,24 @@ export class BucketCache {
     return this.states.size;
   }
 
+  /** Estimated bytes held by every state (counted in RINGQL_CACHE_MAX_BYTES and shown in /health). */
+  bytes(): number {
+    let n = 0;
+    for (const s of this.states.values()) n += s.minutes.size * (MINUTE_ENTRY_BYTES + 8 * s.width);
+    return n;
+  }
+
+  /** Drops least recently used states (never `keep`) until the estimate is at most `maxBytes`. */
+  trimTo(maxBytes: number, keep: string): void {
+    let total = this.bytes();
+    for (const [k, s] of [...this.states]) {
+      if (total <= maxBytes) return;
+      if (k === keep) continue;
+      total -= s.minutes.size * (MINUTE_ENTRY_BYTES + 8 * s.width);
+      this.states.delete(k);
+    }
+  }
+
   drop(prefix: string): void {
     for (const k of [...this.states.keys()]) if (k.startsWith(prefix)) this.states.delete(k);
   }
@@ -140,6 +163,7 @@ export class BucketCache {
       this.states.delete(key); // re-insert below: Map order is the LRU order
     }
     this.states.set(key, state);
+    state.width = 1 + agg.aggs.length;
     const ctx = new ExecContext(budget);
     this.sync(state, shape, clock, ctx);
 

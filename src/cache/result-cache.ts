@@ -153,6 +153,7 @@ export class ResultCache {
         const clock: SourceClock = { lastSeq: () => source.lastSeq(), watermark: () => source.watermark() };
         const seq = clock.lastSeq(), watermark = clock.watermark();
         const a = this.buckets.answer(key, plan, shape, clock, ctx.budget);
+        this.trimBuckets(key);
         const r = executePlan(a.plan, prep, redact, ctx.budget, performance.now() - t0);
         if (dependsOnlyOnScanAndWindowStart(plan, shape.scan)) {
           const { minTs, minTsClock } = shape.scan;
@@ -213,6 +214,11 @@ export class ResultCache {
     return out;
   }
 
+  /** Bucket states and result entries share RINGQL_CACHE_MAX_BYTES: states beyond what results leave are dropped, oldest first. */
+  private trimBuckets(keep: string): void {
+    this.buckets.trimTo(Math.max(0, this.cfg.maxBytes - this.bytes), keep);
+  }
+
   private store(e: Entry): void {
     if (e.bytes > this.cfg.maxBytes) return;
     const old = this.entries.peek(e.key);
@@ -220,6 +226,8 @@ export class ResultCache {
     const popped = this.entries.setpop(e.key, e);
     if (popped && popped.evicted) this.bytes -= popped.value.bytes;
     this.bytes += e.bytes;
+    const budget = this.cfg.maxBytes - this.buckets.bytes();
+    if (this.bytes > budget) this.buckets.trimTo(Math.max(0, this.cfg.maxBytes - this.bytes), '');
     if (this.bytes > this.cfg.maxBytes) {
       const keys = [...this.entries.keys()]; // most recently used first
       for (let i = keys.length - 1; i >= 0 && this.bytes > this.cfg.maxBytes; i--) {
@@ -303,7 +311,8 @@ export class ResultCache {
   stats(): CacheStats {
     return {
       entries: this.entries.size, bytes: this.bytes, computations: this.computations, hits: this.hits, bucket_hits: this.bucketHits,
-      bucket_memo_hits: this.memoHits, bucket_states: this.buckets.size, warm_runs: this.warmRuns, warm_skipped: this.warmSkipped,
+      bucket_memo_hits: this.memoHits, bucket_states: this.buckets.size, bucket_bytes: this.buckets.bytes(),
+      warm_runs: this.warmRuns, warm_skipped: this.warmSkipped,
     };
   }
 
@@ -322,6 +331,8 @@ export interface CacheStats {
   bucket_hits: number;
   bucket_memo_hits: number;
   bucket_states: number;
+  /** Estimated bytes of the bucket states, counted with `bytes` against RINGQL_CACHE_MAX_BYTES. */
+  bucket_bytes: number;
   /** Background recomputations run, and those a bound (keys per endpoint, CPU share, busy slots) put off. */
   warm_runs: number;
   warm_skipped: number;
