@@ -9,7 +9,8 @@ import { executePlan, executeRequestSliced, planRequest, type ExecuteResult, typ
 import type { QueryGate } from './query-gate.ts';
 import type { RunResponse } from '../endpoints/service-types.ts';
 import type { Catalog } from '../plan/catalog.ts';
-import type { Budget } from '../exec/context.ts';
+import { meterLimits, type Budget } from '../exec/context.ts';
+import { WorkMeter } from '../core/work-meter.ts';
 import { BucketCache, findBucketAggregate, type SourceClock } from './bucket-cache.ts';
 import { dependsOnlyOnScanAndWindowStart } from '../plan/clock.ts';
 
@@ -145,7 +146,7 @@ export class ResultCache {
         return { ...this.response(memo.result, 'HIT', nowUs - memo.computedAt), cacheKind: 'bucket' };
       }
       const t0 = performance.now();
-      const plan = planRequest(prep, req, ctx.catalog, nowUs);
+      const plan = planRequest(prep, req, ctx.catalog, nowUs, new WorkMeter(meterLimits(ctx.budget)));
       const shape = findBucketAggregate(plan);
       if (shape) {
         this.kinds.set(key, 'bucket');

@@ -119,9 +119,10 @@ export function valueTooLarge(what: string, bytes: number, limit: number): Ringq
 /**
  * The meter of the query running now. Queries interleave only at slice boundaries, and the runner sets
  * this before each slice, so kernels (which take no context) charge the right query. Outside any query
- * (tests calling kernels directly) a meter with default limits stands in.
+ * (tests calling kernels directly) a meter with the default value cap and no deadline or sum stands in.
  */
-let active: WorkMeter = new WorkMeter(DEFAULT_METER_LIMITS, Infinity);
+const UNMETERED = new WorkMeter({ ...DEFAULT_METER_LIMITS, maxLargeValueBytesPerQuery: Infinity }, Infinity);
+let active: WorkMeter = UNMETERED;
 
 export function activeMeter(): WorkMeter {
   return active;
