@@ -30,6 +30,8 @@ function bad(param: string, message: string): never {
 export function validateName(v: unknown): string {
   if (typeof v !== 'string' || !NAME_RE.test(v)) bad('name', 'name must be 1–128 characters of letters, digits, ".", "_" and "-"');
   if (isUuid(v)) bad('name', 'name must not look like a UUID (UUIDs address endpoints by id)');
+  // URL clients normalise `.` and `..` path segments away, so such a name could never be called.
+  if (/^\.+$/.test(v)) bad('name', 'name must not be made only of dots (clients drop "." and ".." from URLs)');
   return v;
 }
 

@@ -28,14 +28,17 @@ function endpointsDir(stateDir: string): string {
   return join(stateDir, 'endpoints');
 }
 
-/** Reads every stored endpoint; a file that cannot be read is reported with its path. */
-export function loadStored(stateDir: string): { def: EndpointDef; file: string }[] {
+/** One file of the state directory: its definition, or why it cannot be read. */
+export type StoredFile = { file: string; def: EndpointDef; error?: undefined } | { file: string; error: string; def?: undefined };
+
+/** Reads every stored endpoint; a file that cannot be read is returned with its error, never thrown. */
+export function loadStored(stateDir: string): StoredFile[] {
   const dir = endpointsDir(stateDir);
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
     .sort()
-    .map((f) => {
+    .map((f): StoredFile => {
       const file = join(dir, f);
       try {
         const raw = JSON.parse(readFileSync(file, 'utf8')) as EndpointDef;
@@ -46,9 +49,25 @@ export function loadStored(stateDir: string): { def: EndpointDef; file: string }
         }, () => raw.id);
         return { def, file };
       } catch (err) {
-        throw new Error(`Cannot load stored endpoint ${file}: ${(err as Error).message}`);
+        return { file, error: err instanceof Error ? err.message : String(err) };
       }
     });
+}
+
+/**
+ * Removes the temporary files a write interrupted by a crash left behind (`<id>.json.<pid>.tmp`);
+ * call at start, before any write. Returns how many were removed.
+ */
+export function removeTempFiles(stateDir: string): number {
+  const dir = endpointsDir(stateDir);
+  if (!existsSync(dir)) return 0;
+  let n = 0;
+  for (const f of readdirSync(dir)) {
+    if (!f.endsWith('.tmp')) continue;
+    rmSync(join(dir, f), { force: true });
+    n++;
+  }
+  return n;
 }
 
 /** Writes one endpoint atomically (temp file, fsync, rename), named by its UUID. */

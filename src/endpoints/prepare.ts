@@ -1,6 +1,6 @@
-// Prepares a saved query once, when it is loaded or created: parse, check it binds against the
-// sources (unknown names and sources fail here, with line and column), and derive its parameter
-// list and CTEs (names and columns, for LQL and error messages).
+// Prepares a saved query once, when it is created or loaded: parse, derive its parameter list and
+// CTEs (names and columns, for LQL and error messages), and check it binds against the sources —
+// strictly on create/update; a stored one that does not bind yet is kept and binds per request.
 
 import { RingqlError } from '../core/errors.ts';
 import { parseSql } from '../sql/parse.ts';
@@ -35,7 +35,47 @@ export function parseSavedQuery(sql: string): Query {
   return s;
 }
 
+/**
+ * Prepares for create and update (SPEC §3): parse, then bind once with every parameter NULL, so
+ * unknown names, sources and type errors fail now, with line and column.
+ */
 export function prepareEndpoint(def: EndpointDef, catalog: Catalog, nowUs: number): PreparedEndpoint {
+  return bindParsed(parseEndpoint(def), catalog, nowUs);
+}
+
+function bindParsed(parsed: Omit<PreparedEndpoint, 'ctes'>, catalog: Catalog, nowUs: number): PreparedEndpoint {
+  new Binder({ catalog, params: NULL_PARAMS, declaredParams: null, nowUs }).bindTop(parsed.query);
+  return { ...parsed, ctes: cteColumns(parsed.query, catalog, nowUs) };
+}
+
+/**
+ * Prepares a stored endpoint at start: it must parse (else this throws), but it need not bind yet:
+ * a field that only events carry is unknown until they arrive again. Such an endpoint is kept, its
+ * CTE columns are found on first use, and each request binds as always (unknown_name while the name
+ * is still unknown). Returns the binding error, if any, so the caller can say so.
+ */
+export function loadEndpoint(def: EndpointDef, catalog: Catalog, now: () => number): { prep: PreparedEndpoint; bindError: RingqlError | null } {
+  const parsed = parseEndpoint(def);
+  try {
+    return { prep: bindParsed(parsed, catalog, now()), bindError: null };
+  } catch (err) {
+    if (!(err instanceof RingqlError)) throw err;
+    let ctes: PreparedEndpoint['ctes'] | null = null;
+    const prep: PreparedEndpoint = {
+      ...parsed,
+      get ctes() {
+        // Not cached until it succeeds: it throws the request's unknown_name while the name is unknown.
+        return (ctes ??= cteColumns(parsed.query, catalog, now()));
+      },
+    };
+    return { prep, bindError: err };
+  }
+}
+
+const NULL_PARAMS: ReadonlyMap<string, string | null> = new Map();
+
+/** Parses the saved query and derives its parameters; checks what needs no source (reserved and unused names). */
+function parseEndpoint(def: EndpointDef): Omit<PreparedEndpoint, 'ctes'> {
   const query = parseSavedQuery(def.query);
   const used = queryParams(query);
   for (const p of used) {
@@ -49,17 +89,15 @@ export function prepareEndpoint(def: EndpointDef, catalog: Catalog, nowUs: numbe
   }
   const params = used.map((u) => rules.get(u.toLowerCase()) ?? { name: u });
   const paramNames = new Set(params.map((p) => p.name.toLowerCase()));
+  return { def, query, params, paramNames };
+}
 
-  // Bind once with every parameter NULL: unknown names, sources and type errors fail now.
-  const nullParams = new Map<string, string | null>();
-  const binder = new Binder({ catalog, params: nullParams, declaredParams: null, nowUs });
-  binder.bindTop(query);
-
-  const ctes = (query.with ?? []).map((c) => {
-    const b = new Binder({ catalog, params: nullParams, declaredParams: null, nowUs });
+/** The columns of each CTE of the saved query (for LQL and error messages). */
+function cteColumns(query: Query, catalog: Catalog, nowUs: number): PreparedEndpoint['ctes'] {
+  return (query.with ?? []).map((c) => {
+    const b = new Binder({ catalog, params: NULL_PARAMS, declaredParams: null, nowUs });
     const probe: Query = { kind: 'query', body: { kind: 'select', distinct: false, items: [{ kind: 'star' }], from: { kind: 'table', name: [c.name] } } };
     const plan = b.bindSandboxed(query, probe);
     return { name: c.name, columns: plan.cols.map((x) => x.name) };
   });
-  return { def, query, params, paramNames, ctes };
 }

@@ -10,10 +10,10 @@ import type { Catalog } from '../plan/catalog.ts';
 import type { Budget } from '../exec/context.ts';
 import { DEFAULT_BUDGET } from '../exec/context.ts';
 import { applyInput, isUuid, type EndpointDef } from './definition.ts';
-import { prepareEndpoint, type PreparedEndpoint } from './prepare.ts';
+import { loadEndpoint, prepareEndpoint, type PreparedEndpoint } from './prepare.ts';
 import { resolveRequest } from './execute.ts';
 import { catalogFromStore } from './store-catalog.ts';
-import { deleteStored, loadBuiltins, loadStored, saveStored } from './endpoint-files.ts';
+import { deleteStored, loadBuiltins, loadStored, removeTempFiles, saveStored, type StoredFile } from './endpoint-files.ts';
 import { ResultCache, type CacheConfig } from '../cache/result-cache.ts';
 import { QueryGate } from '../cache/query-gate.ts';
 import { DEFAULT_METER_LIMITS } from '../core/work-meter.ts';
@@ -32,6 +32,8 @@ export interface ServiceOptions {
   cache?: Partial<CacheConfig>;
   /** Defaults to limitsFromEnv(). */
   limits?: Limits;
+  /** Where start-up notes go (skipped or not yet binding stored endpoints); defaults to stderr. */
+  log?: (line: string) => void;
 }
 
 export async function createQueryService(opts: ServiceOptions): Promise<QueryService & EngineService> {
@@ -61,26 +63,55 @@ export class EngineService implements QueryService {
     this.cache = new ResultCache(opts.cache ?? {}, () => this.now(), this.gate);
   }
 
-  /** Prepares the built-ins and every stored endpoint; any failure stops the start, naming the file. */
+  /**
+   * Prepares the built-ins (any failure stops the start: it is a bug) and every stored endpoint. A
+   * stored endpoint never stops the start: one that cannot be read or parsed, or whose name is taken,
+   * is skipped and reported; one that does not bind yet (a field only events carry) is kept.
+   */
   load(): void {
-    for (const { def, file } of loadBuiltins()) this.install(def, file);
-    if (this.opts.stateDir) for (const { def, file } of loadStored(this.opts.stateDir)) this.install(def, file);
+    for (const { def, file } of loadBuiltins()) this.installBuiltin(def, file);
+    const dir = this.opts.stateDir;
+    if (!dir) return;
+    const log = this.opts.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
+    const removed = removeTempFiles(dir);
+    if (removed) log(`ringql: removed ${removed} leftover temporary endpoint file(s) (*.tmp) in ${dir}, from writes a crash interrupted`);
+    for (const stored of loadStored(dir)) {
+      const note = this.installStored(stored);
+      if (note) log(note);
+    }
   }
 
-  private install(def: EndpointDef, file: string): void {
+  private installBuiltin(def: EndpointDef, file: string): void {
     let prep: PreparedEndpoint;
     try {
       prep = prepareEndpoint(def, this.catalog, this.now());
     } catch (err) {
-      if (err instanceof RingqlError) {
-        const where = err.details.line ? `${file}:${String(err.details.line)}:${String(err.details.column)}` : file;
-        throw new Error(`Endpoint ${def.name} (${where}) does not prepare: ${err.message}`);
-      }
+      if (err instanceof RingqlError) throw new Error(`Endpoint ${def.name} (${where(file, err)}) does not prepare: ${err.message}`);
       throw err;
     }
     if (this.byName.has(def.name.toLowerCase())) throw new Error(`Endpoint name ${def.name} (${file}) is used twice`);
     this.byId.set(def.id, prep);
     this.byName.set(def.name.toLowerCase(), def.id);
+  }
+
+  /** Installs one stored endpoint if it can be; returns a line to log, or null. */
+  private installStored(stored: StoredFile): string | null {
+    const skip = (why: string): string => `ringql: ERROR: stored endpoint ${why}; it is skipped (not served) until the file is fixed or deleted and ringql restarted`;
+    if (stored.error !== undefined) return skip(`${stored.file} cannot be read: ${stored.error}`);
+    const { def, file } = stored;
+    if (this.byName.has(def.name.toLowerCase())) return skip(`${def.name} (${file}) has a name another endpoint uses`);
+    if (this.byId.has(def.id)) return skip(`${def.name} (${file}) has an id another endpoint uses`);
+    let loaded: ReturnType<typeof loadEndpoint>;
+    try {
+      loaded = loadEndpoint(def, this.catalog, this.now);
+    } catch (err) {
+      if (err instanceof RingqlError) return skip(`${def.name} (${where(file, err)}) does not parse: ${err.message}`);
+      throw err;
+    }
+    this.byId.set(def.id, loaded.prep);
+    this.byName.set(def.name.toLowerCase(), def.id);
+    const e = loaded.bindError;
+    return e ? `ringql: stored endpoint ${def.name} (${file}) does not bind yet (${e.code}: ${e.message}); it is served, and its requests answer that error until the data holds what it reads` : null;
   }
 
   resolve(idOrName: string): PreparedEndpoint {
@@ -187,6 +218,11 @@ export class EngineService implements QueryService {
   close(): void {
     this.cache.close();
   }
+}
+
+/** `file` or `file:line:column` when the error has a position. */
+function where(file: string, err: RingqlError): string {
+  return err.details.line ? `${file}:${String(err.details.line)}:${String(err.details.column)}` : file;
 }
 
 function budgetFromEnv(env = process.env): Budget {

@@ -27,27 +27,38 @@ const MAX_PATTERN_LENGTH = 8192;
 const CACHE_ENTRIES = 512;
 const cache = new LRUMapWithDelete<string, CompiledRegex>(CACHE_ENTRIES);
 
-/** Compiles (or fetches from the cache) a pattern; an invalid one is a query_error naming the pattern. */
-export function compileRegex(pattern: string): CompiledRegex {
+/**
+ * Where a pattern comes from: the query text or a request parameter (`query`, the caller's own text,
+ * quoted in errors) or a row value (`row`: never quoted, nor is RE2's fragment of it).
+ */
+export type PatternOrigin = 'query' | 'row';
+
+/** Compiles (or fetches from the cache) a pattern; an invalid one is a query_error (naming the pattern only if it is the query's). */
+export function compileRegex(pattern: string, origin: PatternOrigin = 'query'): CompiledRegex {
   const hit = cache.get(pattern);
   if (hit) return hit;
-  const re = build(pattern);
+  const re = build(pattern, origin);
   cache.set(pattern, re);
   return re;
 }
 
-function invalid(pattern: string, why: string): RingqlError {
+function invalid(pattern: string, why: string, origin: PatternOrigin): RingqlError {
+  if (origin === 'row') {
+    // RE2 says `<what>: <fragment of the pattern>`; keep only the what.
+    const what = why.split(': ')[0]!;
+    return new RingqlError('query_error', `Invalid regular expression taken from a row value: ${what} (the pattern is not shown: errors never quote row data)`);
+  }
   const shown = pattern.length > 200 ? pattern.slice(0, 200) + '…' : pattern;
   return new RingqlError('query_error', `Invalid regular expression "${shown}": ${why}`, { pattern: shown });
 }
 
-function build(pattern: string): CompiledRegex {
-  if (pattern.length > MAX_PATTERN_LENGTH) throw invalid(pattern, `pattern longer than ${MAX_PATTERN_LENGTH} characters`);
+function build(pattern: string, origin: PatternOrigin): CompiledRegex {
+  if (pattern.length > MAX_PATTERN_LENGTH) throw invalid(pattern, `pattern longer than ${MAX_PATTERN_LENGTH} characters`, origin);
   let re: Re2Instance;
   try {
     re = new RE2(pattern, 'u');
   } catch (e) {
-    throw invalid(pattern, e instanceof Error ? e.message : String(e));
+    throw invalid(pattern, e instanceof Error ? e.message : String(e), origin);
   }
   const groupCount = countGroups(re);
   const literal = literalShape(pattern);
@@ -94,7 +105,8 @@ function escapedAt(p: string, idx: number): boolean {
 
 function checkSingleGroup(re: { pattern: string; groupCount: number }): void {
   if (re.groupCount > 1) {
-    throw new RingqlError('query_error', `Regular expressions passed into extraction functions must not have more than 1 capturing group: "${re.pattern}"`);
+    // Not quoting the pattern: a cached compiled pattern may have come from a row value.
+    throw new RingqlError('query_error', `Regular expressions passed into extraction functions must not have more than 1 capturing group; this one has ${re.groupCount}`);
   }
 }
 

@@ -1,5 +1,5 @@
 // CAST / SAFE_CAST between the supported types with BigQuery's rules: a failed CAST is a
-// query_error naming the value, a failed SAFE_CAST is NULL.
+// query_error naming the types (never the value), a failed SAFE_CAST is NULL.
 
 import { RingqlError } from '../core/errors.ts';
 import { parseTimestamp, formatDatetime } from '../core/time.ts';
@@ -103,6 +103,16 @@ export function castValue(v: Value, from: SqlType, to: SqlType, safe: boolean): 
   const r = tryCast(v, from, to);
   if (r !== undefined) return r;
   if (safe) return null;
-  const shown = typeof v === 'string' ? `"${v.length > 80 ? v.slice(0, 80) + '…' : v}"` : JSON.stringify(v);
-  throw new RingqlError('query_error', `Cannot cast ${shown} to ${to}; use SAFE_CAST to get NULL instead`);
+  // The value itself is not quoted: it may come from a row (SPEC §6/§11: errors do not echo row data).
+  throw new RingqlError('query_error', `Cannot cast a ${typeName(v, from)} value to ${to} (the value is not shown: errors never quote row data); use SAFE_CAST to get NULL instead`);
+}
+
+/** The type to name in a cast error: the static one, or for ANY the value's own. */
+function typeName(v: Value, from: SqlType): string {
+  if (from !== 'ANY') return from;
+  if (typeof v === 'string') return 'STRING';
+  if (typeof v === 'boolean') return 'BOOL';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'INT64' : 'FLOAT64';
+  if (Array.isArray(v)) return 'ARRAY';
+  return 'STRUCT';
 }

@@ -12,7 +12,7 @@ function regexFn(name: string, ret: 'BOOL' | 'STRING' | 'ARRAY', minArgs: number
   const kernel: Kernel = (s, p, ...rest) => {
     const ss = str(s), pp = str(p);
     if (ss === null || pp === null) return null;
-    return run(ss, compileRegex(pp), rest);
+    return run(ss, compileRegex(pp, 'row'), rest); // not a constant: the pattern comes from rows
   };
   registerScalar({
     name, minArgs, maxArgs, type: () => ret, strict: true, kernel,

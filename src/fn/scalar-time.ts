@@ -8,6 +8,10 @@ import { isInterval, type Value } from '../exec/values.ts';
 
 const MAX_ARRAY = 100_000;
 
+/** A string that is no timestamp: the string is not quoted, as it may come from a row (errors never echo row data). */
+const INVALID_TIME_TEXT = (type: 'TIMESTAMP' | 'DATETIME'): string =>
+  `Invalid ${type} string (the value is not shown: errors never quote row data); expected ISO 8601 such as 2024-01-15 05:00:00 or 2024-01-15T05:00:00Z; use SAFE_CAST(x AS ${type}) to get NULL instead`;
+
 /** A TIMESTAMP argument: µs number, or a string literal read as a timestamp. */
 function ts(v: Value): number | null {
   if (typeof v === 'number') return v;
@@ -57,7 +61,7 @@ registerScalar(simple('TIMESTAMP', 1, 2, 'TIMESTAMP', (v, zone) => {
   if (typeof v !== 'string') return null;
   const hasZone = /(Z|[+-]\d\d(:?\d\d)?| UTC)$/i.test(v.trim());
   const us = parseTimestamp(v);
-  if (us === null) throw new RingqlError('query_error', `Invalid timestamp: "${v}"`);
+  if (us === null) throw new RingqlError('query_error', INVALID_TIME_TEXT('TIMESTAMP'));
   return hasZone ? us : us - zoneOffsetUs(zone ?? null);
 }));
 registerScalar(simple('TIMESTAMP_MICROS', 1, 1, 'TIMESTAMP', (v) => (typeof v === 'number' ? Math.trunc(v) : null)));
@@ -71,7 +75,7 @@ registerScalar(simple('DATETIME', 1, 2, 'DATETIME', (v, zone) => {
   if (typeof v === 'number') return formatDatetime(v + zoneOffsetUs(zone ?? null));
   if (typeof v === 'string') {
     const us = parseTimestamp(v);
-    if (us === null) throw new RingqlError('query_error', `Invalid datetime: "${v}"`);
+    if (us === null) throw new RingqlError('query_error', INVALID_TIME_TEXT('DATETIME'));
     return formatDatetime(us + zoneOffsetUs(zone ?? null));
   }
   return null;

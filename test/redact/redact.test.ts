@@ -37,6 +37,44 @@ const untouched = [
   '::',
 ];
 
+/** Every form SPEC §6 names, with the answer it gives. */
+const spec6: [string, string][] = [
+  ['User 10.0.0.1 connected', 'User REDACTED connected'],
+  ['12192.168.1.11', '12192.168.1.11'],
+  ['10.1.2.3:443', 'REDACTED:443'],
+  ['curl/7.10.1.2 (x86_64)', 'curl/REDACTED (x86_64)'],
+  ['[2001:db8::1]', '[REDACTED]'],
+  ['ip=::1,', 'ip=REDACTED,'],
+  ['Remote:fe80::1', 'Remote:REDACTED'],
+  ['source:2001:db8::1', 'source:REDACTED'],
+  ['x_fe80::1', 'x_REDACTED'],
+  ['a.2001:db8::1', 'a.REDACTED'],
+  ['010.001.002.003', 'REDACTED'],
+  ['peer 001.2.030.255 left', 'peer REDACTED left'],
+  ['(010.001.002.003)', '(REDACTED)'],
+];
+/** Near misses of the new forms that stay as they are. */
+const nearMisses: [string, string][] = [
+  ['0100.001.002.003', '0100.001.002.003'],
+  ['010.001.002.0034', '010.001.002.0034'],
+  ['aa:bb:cc:dd:ee:ff:fe80::1', 'aa:bb:cc:dd:ee:ff:fe80::1'],
+  ['ab:fe80::1', 'REDACTED'], // one address: ab:fe80::1
+  ['ff:ee:dd:cc:bb:aa:99:88:77', 'ff:ee:dd:cc:bb:aa:99:88:77'],
+  ['Deface:fe80::1', 'Deface:REDACTED'],
+  ['std::vector::fe80', 'std::vector::fe80'],
+  ['xfe80::1', 'xfe80::1'],
+  ['fe80::1x', 'fe80::1x'],
+];
+
+describe('SPEC §6 forms', () => {
+  it.each(spec6)('%j → %j', (input, want) => expect(redactString(input)).toBe(want));
+  it.each(nearMisses)('%j → %j', (input, want) => expect(redactString(input)).toBe(want));
+  it('redacts the same forms inside a JSON body', () => {
+    const body = JSON.stringify({ result: spec6.map(([input]) => ({ v: input })) });
+    expect((JSON.parse(redactJsonText(body)) as { result: { v: string }[] }).result.map((r) => r.v)).toEqual(spec6.map(([, want]) => want));
+  });
+});
+
 describe('redactString', () => {
   it.each(redacted)('redacts %j', (input, want) => expect(redactString(input)).toBe(want));
   it.each(untouched)('leaves %j alone', (input) => expect(redactString(input)).toBe(input));
@@ -71,6 +109,17 @@ describe('redactJsonText', () => {
     for (let k = 0; k < 300; k++) {
       const doc = { [str()]: str(), list: [str(), rnd(100), { [str()]: [str(), false] }] };
       expect(JSON.parse(redactJsonText(JSON.stringify(doc)))).toEqual(redactValue(doc));
+    }
+  });
+});
+
+describe('linear time', () => {
+  it('redacts long adversarial runs (colon runs, dotted digits, hex words) promptly', () => {
+    for (const unit of ['ff:', 'a:b::', '1.', '010.0', 'x_fe80:', 'e:', '::1.']) {
+      const s = unit.repeat(Math.ceil(200_000 / unit.length));
+      const t0 = performance.now();
+      redactString(s);
+      expect(performance.now() - t0).toBeLessThan(2000);
     }
   });
 });
