@@ -38,7 +38,12 @@ export function dispatch(ex: Exchange, cfg: DispatchConfig): Promise<Reply> {
   }
   const query = parseFormQuery(info.query);
   authorize(cfg.tokens, presentedToken(info.authorization, info.apiKey, query), m.route.access);
-  const ctx: RouteContext = { info, params: m.params, query, body: null, service: cfg.service };
+  const ctx: RouteContext = {
+    info, params: m.params, query, body: null, service: cfg.service,
+    markRedacted: () => {
+      ex.redacted = true;
+    },
+  };
   if (!m.route.readsBody) return Promise.resolve(m.route.handle(ctx));
   const declared = info.contentLength === '' ? 0 : Number(info.contentLength);
   if (declared > cfg.maxBodyBytes) throw tooLarge(cfg.maxBodyBytes);

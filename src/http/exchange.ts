@@ -1,8 +1,11 @@
 // One request/response pair over uWS: aborts tracked from the first line, the body read with a byte
-// cap, and the reply written once, inside cork, never to an aborted response.
+// cap, and the reply written once, inside cork, never to an aborted response — redacted there when
+// the request asked for redaction, so no error message, detail or header can bypass it.
 
 import type { HttpResponse } from 'uWebSockets.js';
 import { RingqlError } from '../core/errors.ts';
+import { redactJsonText } from '../redact/redact-json.ts';
+import { redactString } from '../redact/redact-string.ts';
 import { statusLine, type Reply } from './reply.ts';
 import { announcesBody, type RequestInfo } from './request-info.ts';
 
@@ -15,6 +18,11 @@ export class ClientAborted extends Error {
 
 export class Exchange {
   aborted = false;
+  /**
+   * Set (never cleared) once the request is known to want redaction (SPEC §6, §11): every string
+   * value of the JSON body and every header value is then redacted in send(), successes and errors alike.
+   */
+  redacted = false;
   private done = false;
   /** The body was read to its end (or there was none), so the connection may be kept alive. */
   private bodyConsumed: boolean;
@@ -68,10 +76,13 @@ export class Exchange {
   /** Writes the reply once; closes the connection when the body was not read to its end or when asked. */
   send(reply: Reply, closeConnection = false): void {
     if (this.aborted || this.done) return;
+    if (this.redacted) reply = redactReply(reply);
     const head = this.info.method === 'HEAD';
     const close = closeConnection || !this.bodyConsumed;
     this.res.cork(() => {
       this.res.writeStatus(statusLine(reply.status));
+      // The fixed headers (CORS) are the operator's configuration, not request data: an origin such as
+      // http://10.0.0.5:3000 must stay intact or browsers would refuse redacted answers.
       for (const [k, v] of this.extraHeaders) this.res.writeHeader(k, v);
       if (reply.headers) for (const [k, v] of reply.headers) this.res.writeHeader(k, v);
       if (reply.body === undefined) {
@@ -93,6 +104,19 @@ export class Exchange {
     this.rejectBody = null;
     this.onFinish();
   }
+}
+
+/** The reply with every header value and, unless it is marked already redacted, every JSON string value redacted. */
+export function redactReply(reply: Reply): Reply {
+  const out: Reply = { ...reply };
+  if (reply.headers) out.headers = reply.headers.map(([k, v]) => [k, redactString(v)]);
+  if (reply.body !== undefined && !reply.bodyRedacted) {
+    const text = typeof reply.body === 'string' ? reply.body : reply.body.toString('utf8');
+    const redacted = redactJsonText(text);
+    if (redacted !== text) out.body = redacted;
+    out.bodyRedacted = true;
+  }
+  return out;
 }
 
 export function tooLarge(maxBytes: number): RingqlError {

@@ -3,6 +3,8 @@
 
 import type { HttpRequest } from 'uWebSockets.js';
 
+const REDACT_HEADER = 'lf-endpoint-redact-pii';
+
 export interface RequestInfo {
   /** Upper-case method, e.g. GET. */
   method: string;
@@ -19,12 +21,26 @@ export interface RequestInfo {
   /** Content-Length header text, '' when absent. */
   contentLength: string;
   transferEncoding: string;
-  redactPii: string;
+  /** Some copy of LF-ENDPOINT-REDACT-PII says `true`: with repeated copies the most restrictive wins. */
+  redactHeader: boolean;
+  /** Header lines as received (uWS joins none of them), for the 431 check. */
+  headerCount: number;
+  /** Bytes of the header block: each line's name, value and its `: ` and CRLF. */
+  headerBytes: number;
 }
 
 export function copyRequest(req: HttpRequest): RequestInfo {
   const path = req.getUrl();
   const query = req.getQuery() ?? '';
+  // One pass over every header line: getHeader() sees only the first copy of a repeated header.
+  let headerCount = 0;
+  let headerBytes = 0;
+  let redactHeader = false;
+  req.forEach((key, value) => {
+    headerCount++;
+    headerBytes += key.length + value.length + 4;
+    if (key === REDACT_HEADER && !redactHeader) redactHeader = value.trim().toLowerCase() === 'true';
+  });
   return {
     method: req.getMethod().toUpperCase(),
     path,
@@ -36,7 +52,9 @@ export function copyRequest(req: HttpRequest): RequestInfo {
     contentEncoding: req.getHeader('content-encoding'),
     contentLength: req.getHeader('content-length'),
     transferEncoding: req.getHeader('transfer-encoding'),
-    redactPii: req.getHeader('lf-endpoint-redact-pii'),
+    redactHeader,
+    headerCount,
+    headerBytes,
   };
 }
 

@@ -15,6 +15,8 @@ export interface RouteContext {
   /** The decoded (inflated) body when the route reads one, else null. */
   body: Buffer | null;
   service: QueryService;
+  /** Turns redaction on for everything this request sends back (body strings and headers, errors included). */
+  markRedacted(): void;
 }
 
 export interface Route {

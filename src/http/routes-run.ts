@@ -17,10 +17,13 @@ export function addRunRoutes(router: Router<Route>): void {
 }
 
 async function runEndpoint(ctx: RouteContext): Promise<Reply> {
+  const endpoint = ctx.params.idOrName!;
+  const redactHeader = ctx.info.redactHeader;
+  // Before anything can fail: an error of this request (a CAST quoting a row) is redacted too.
+  if (redactHeader || ctx.service.endpointRedacts(endpoint)) ctx.markRedacted();
   const params = ctx.body ? mergeBodyParams(ctx.query, ctx.body) : ctx.query;
-  const redactHeader = ctx.info.redactPii.trim().toLowerCase() === 'true';
-  const r = await ctx.service.run({ endpoint: ctx.params.idOrName!, params, redactHeader });
-  return { status: 200, body: r.body, headers: runHeaders(r) };
+  const r = await ctx.service.run({ endpoint, params, redactHeader });
+  return { status: 200, body: r.body, headers: runHeaders(r), bodyRedacted: r.redacted === true };
 }
 
 /** Body values win over the query string; numbers and booleans are stringified, null counts as absent. */
