@@ -4,16 +4,24 @@
 
 import type { HttpResponse } from 'uWebSockets.js';
 import { RingqlError } from '../core/errors.ts';
+import type { Admission } from './admission.ts';
+import type { RequestKind } from './http-limits.ts';
 import { redactJsonText } from '../redact/redact-json.ts';
 import { redactString } from '../redact/redact-string.ts';
 import { statusLine, type Reply } from './reply.ts';
 import { announcesBody, type RequestInfo } from './request-info.ts';
 
-/** Rejection of a body read whose client went away; nothing is written for it. */
+/** Rejection of a body read whose client went away (or was cut for being too slow); nothing is written for it. */
 export class ClientAborted extends Error {
-  constructor() {
-    super('client aborted the request');
+  constructor(message = 'client aborted the request') {
+    super(message);
   }
+}
+
+/** How long a body may take: in all, and between two chunks (SPEC §11; RINGQL_BODY_TIMEOUT_MS, RINGQL_BODY_IDLE_TIMEOUT_MS). */
+export interface BodyDeadline {
+  totalMs: number;
+  idleMs: number;
 }
 
 export class Exchange {
@@ -27,6 +35,8 @@ export class Exchange {
   /** The body was read to its end (or there was none), so the connection may be kept alive. */
   private bodyConsumed: boolean;
   private rejectBody: ((err: Error) => void) | null = null;
+  private slot: { admission: Admission; kind: RequestKind } | null = null;
+  private bodyTimer: NodeJS.Timeout | null = null;
 
   /** Registers onAborted at once: the caller constructs this before any await. */
   constructor(
@@ -43,22 +53,49 @@ export class Exchange {
     });
   }
 
+  /** Takes an in-flight slot of `kind` (or throws 503); given back once when the exchange finishes, answered or aborted. */
+  takeSlot(admission: Admission, kind: RequestKind): void {
+    admission.admit(kind);
+    this.slot = { admission, kind };
+  }
+
   /**
    * Reads the whole body, at most `maxBytes` (413 past it, counted while streaming, so nothing more is
-   * kept). Must be called during the handler's synchronous run, before any await.
+   * kept). A body that has not fully arrived by `deadline.totalMs`, or that pauses longer than
+   * `deadline.idleMs`, is cut: the connection is closed, nothing is answered, and its slot comes back.
+   * Must be called during the handler's synchronous run, before any await.
    */
-  readBody(maxBytes: number): Promise<Buffer> {
+  readBody(maxBytes: number, deadline: BodyDeadline | null = null): Promise<Buffer> {
     return new Promise<Buffer>((resolve, reject) => {
       this.rejectBody = reject;
       const chunks: Buffer[] = [];
       let total = 0;
       let failed = false;
+      const started = Date.now();
+      let lastChunk = started;
+      if (deadline) {
+        const check = (): void => {
+          this.bodyTimer = null;
+          if (failed || this.done) return;
+          const now = Date.now();
+          const cutAt = Math.min(started + deadline.totalMs, lastChunk + deadline.idleMs);
+          if (now < cutAt) {
+            this.bodyTimer = setTimeout(check, cutAt - now);
+            return;
+          }
+          failed = true;
+          this.cut(`the request body did not arrive in time (${now - started} ms, ${total} bytes)`);
+        };
+        this.bodyTimer = setTimeout(check, Math.min(deadline.totalMs, deadline.idleMs));
+      }
       this.res.onData((chunk, isLast) => {
         if (failed) return;
+        lastChunk = Date.now();
         total += chunk.byteLength;
         if (total > maxBytes) {
           failed = true;
           this.rejectBody = null;
+          this.clearBodyTimer();
           reject(tooLarge(maxBytes));
           return;
         }
@@ -67,10 +104,23 @@ export class Exchange {
         if (isLast) {
           this.bodyConsumed = true;
           this.rejectBody = null;
+          this.clearBodyTimer();
           resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total));
         }
       });
     });
+  }
+
+  /** Closes the connection without an answer (a body too slow to wait for); onAborted then finishes the exchange. */
+  private cut(reason: string): void {
+    this.rejectBody?.(new ClientAborted(reason));
+    this.rejectBody = null;
+    if (!this.aborted && !this.done) this.res.close();
+  }
+
+  private clearBodyTimer(): void {
+    if (this.bodyTimer) clearTimeout(this.bodyTimer);
+    this.bodyTimer = null;
   }
 
   /** Writes the reply once; closes the connection when the body was not read to its end or when asked. */
@@ -102,6 +152,9 @@ export class Exchange {
     if (this.done) return;
     this.done = true;
     this.rejectBody = null;
+    this.clearBodyTimer();
+    if (this.slot) this.slot.admission.release(this.slot.kind);
+    this.slot = null;
     this.onFinish();
   }
 }

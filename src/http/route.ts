@@ -3,6 +3,7 @@
 
 import type { QueryService } from '../endpoints/service-types.ts';
 import type { Access } from './auth.ts';
+import type { RequestKind } from './http-limits.ts';
 import type { Reply } from './reply.ts';
 import type { RequestInfo } from './request-info.ts';
 
@@ -22,5 +23,7 @@ export interface RouteContext {
 export interface Route {
   access: Access;
   readsBody: boolean;
+  /** Whose in-flight slots it takes (default `other`); `unlimited` takes none (`/health`, never shed). */
+  kind?: RequestKind | 'unlimited';
   handle(ctx: RouteContext): Reply | Promise<Reply>;
 }

@@ -9,8 +9,8 @@ import type { Route, RouteContext } from './route.ts';
 import type { Router } from './router.ts';
 
 export function addRunRoutes(router: Router<Route>): void {
-  const get: Route = { access: 'query', readsBody: false, handle: runEndpoint };
-  const post: Route = { access: 'query', readsBody: true, handle: runEndpoint };
+  const get: Route = { access: 'query', readsBody: false, kind: 'query', handle: runEndpoint };
+  const post: Route = { access: 'query', readsBody: true, kind: 'query', handle: runEndpoint };
   router.add('GET', '/api/endpoints/query/:idOrName', get);
   router.add('POST', '/api/endpoints/query/:idOrName', post);
   router.add('GET', '/endpoints/query/:idOrName', get);
