@@ -70,30 +70,41 @@ export class Exchange {
       this.rejectBody = reject;
       const chunks: Buffer[] = [];
       let total = 0;
-      let failed = false;
+      let settled = false;
       const started = Date.now();
       let lastChunk = started;
       if (deadline) {
+        const overdue = (now: number): number => now - Math.min(started + deadline.totalMs, lastChunk + deadline.idleMs);
         const check = (): void => {
           this.bodyTimer = null;
-          if (failed || this.done) return;
-          const now = Date.now();
-          const cutAt = Math.min(started + deadline.totalMs, lastChunk + deadline.idleMs);
-          if (now < cutAt) {
-            this.bodyTimer = setTimeout(check, cutAt - now);
+          if (settled || this.done) return;
+          const late = overdue(Date.now());
+          if (late < 0) {
+            this.bodyTimer = setTimeout(check, -late);
             return;
           }
-          failed = true;
-          this.cut(`the request body did not arrive in time (${now - started} ms, ${total} bytes)`);
+          // Timers run before socket reads in an event-loop turn: after a long synchronous stretch (a
+          // heavy query) bytes that arrived meanwhile are not delivered yet. setImmediate runs after
+          // the reads, so the body is judged on what truly arrived, not on how long the loop was busy.
+          setImmediate(() => {
+            if (settled || this.done) return;
+            const now = Date.now();
+            if (overdue(now) < 0) {
+              this.bodyTimer = setTimeout(check, -overdue(now));
+              return;
+            }
+            settled = true;
+            this.cut(`the request body did not arrive in time (${now - started} ms, ${total} bytes)`);
+          });
         };
         this.bodyTimer = setTimeout(check, Math.min(deadline.totalMs, deadline.idleMs));
       }
       this.res.onData((chunk, isLast) => {
-        if (failed) return;
+        if (settled) return;
         lastChunk = Date.now();
         total += chunk.byteLength;
         if (total > maxBytes) {
-          failed = true;
+          settled = true;
           this.rejectBody = null;
           this.clearBodyTimer();
           reject(tooLarge(maxBytes));
@@ -102,6 +113,7 @@ export class Exchange {
         // uWS neuters the ArrayBuffer when this callback returns, so it is copied.
         if (chunk.byteLength) chunks.push(Buffer.from(new Uint8Array(chunk)));
         if (isLast) {
+          settled = true;
           this.bodyConsumed = true;
           this.rejectBody = null;
           this.clearBodyTimer();
