@@ -10,6 +10,7 @@ import { Store, defaultStoreConfig, fullStoreBytes } from './store/store.ts';
 import { nowMicros, parseTimestamp } from './core/time.ts';
 import { parseAccessTokens, type TokenSet } from './http/auth.ts';
 import { startServer } from './http/server.ts';
+import { httpLimitsFromEnv, type HttpLimits } from './http/http-limits.ts';
 import { limitsFromEnv, type Limits } from './core/limits.ts';
 
 const MIB = 1024 * 1024;
@@ -23,10 +24,10 @@ interface Config {
   demo: boolean;
   stateDir: string;
   maxBodyBytes: number;
-  maxUrlBytes: number;
   maxDecompressedBytes: number;
   corsOrigin: string;
   limits: Limits;
+  http: HttpLimits;
 }
 
 type Env = Record<string, string | undefined>;
@@ -45,9 +46,8 @@ function readConfig(env: Env): Config {
   if (!['0', '1', 'true', 'false', ''].includes(demoRaw)) throw new Error(`RINGQL_DEMO="${env.RINGQL_DEMO}" is not valid: expected 0 or 1`);
   const corsOrigin = (env.RINGQL_CORS_ORIGIN ?? '').trim() || '*';
   if (/[\r\n]/.test(corsOrigin)) throw new Error('RINGQL_CORS_ORIGIN must be one line');
-  // uWS answers a request line plus headers over this size itself (431), so our own 414 must come first.
-  const headerLimit = Number(env.UWS_HTTP_MAX_HEADERS_SIZE ?? 65536);
   const maxBodyBytes = intVar(env, 'RINGQL_MAX_BODY_BYTES', 12 * MIB, 1, 2 ** 31 - 1);
+  const limits = limitsFromEnv(env);
   return {
     host,
     port: intVar(env, 'PORT', 4000, 0, 65535),
@@ -55,10 +55,10 @@ function readConfig(env: Env): Config {
     demo: demoRaw === '1' || demoRaw === 'true',
     stateDir: (env.RINGQL_STATE_DIR ?? '').trim() || fileURLToPath(new URL('../.state', import.meta.url)),
     maxBodyBytes,
-    maxUrlBytes: intVar(env, 'RINGQL_MAX_URL_BYTES', 32768, 256, Math.max(256, headerLimit - 2048)),
     maxDecompressedBytes: intVar(env, 'RINGQL_MAX_DECOMPRESSED_BYTES', Math.min(4 * maxBodyBytes, 2 ** 31 - 1), 1, 2 ** 31 - 1),
     corsOrigin,
-    limits: limitsFromEnv(env),
+    limits,
+    http: httpLimitsFromEnv(env, limits.maxConcurrentRequests),
   };
 }
 
@@ -173,9 +173,12 @@ async function main(): Promise<void> {
     tokens: cfg.tokens,
     corsOrigin: cfg.corsOrigin,
     maxBodyBytes: cfg.maxBodyBytes,
-    maxUrlBytes: cfg.maxUrlBytes,
+    maxUrlBytes: cfg.http.maxUrlBytes,
     maxDecompressedBytes: cfg.maxDecompressedBytes,
     maxConcurrentRequests: cfg.limits.maxConcurrentRequests,
+    inflight: cfg.http.inflight,
+    bodyTimeoutMs: cfg.http.bodyTimeoutMs,
+    bodyIdleTimeoutMs: cfg.http.bodyIdleTimeoutMs,
     log,
   });
   const hostInUrl = cfg.host.includes(':') ? `[${cfg.host}]` : cfg.host;

@@ -66,6 +66,11 @@ export interface RunResponse {
   ageSeconds: number;
   /** Server-Timing entries, e.g. [{name:'plan', ms:0.1}, {name:'exec', ms:2.3}]. */
   timings: { name: string; ms: number }[];
+  /**
+   * The body was produced with redaction on (endpoint `redact_pii` or the header): the service sets
+   * it to its effective flag, so the HTTP layer need not scan an already redacted body again.
+   */
+  redacted?: boolean;
 }
 
 export interface SourceInfo {
@@ -85,6 +90,8 @@ export interface IngestResponse {
 /** Errors are thrown as RingqlError (src/core/errors.ts); anything else is a bug (500). */
 export interface QueryService {
   run(req: RunRequest): Promise<RunResponse>;
+  /** Whether the endpoint has `redact_pii` set; false when no endpoint has that id or name. Cheap, no query runs. */
+  endpointRedacts(idOrName: string): boolean;
   /** Source by name or UUID; all-or-nothing; resolves once the events are visible to queries. */
   ingest(source: string, events: unknown[]): IngestResponse;
   listEndpoints(): EndpointInfo[];

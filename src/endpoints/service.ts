@@ -125,7 +125,14 @@ export class EngineService implements QueryService {
     const prep = this.resolve(req.endpoint);
     const resolved = resolveRequest(prep, req.params, this.limits);
     const redact = prep.def.redact_pii || req.redactHeader;
-    return this.cache.run(prep, resolved, redact, { catalog: this.catalog, budget: this.budget, gate: this.gate });
+    const r = await this.cache.run(prep, resolved, redact, { catalog: this.catalog, budget: this.budget, gate: this.gate });
+    r.redacted = redact;
+    return r;
+  }
+
+  endpointRedacts(idOrName: string): boolean {
+    const id = isUuid(idOrName) ? idOrName.toLowerCase() : this.byName.get(idOrName.toLowerCase());
+    return id ? (this.byId.get(id)?.def.redact_pii ?? false) : false;
   }
 
   ingest(source: string, events: unknown[]): IngestResponse {

@@ -1,12 +1,15 @@
-// The request pipeline, in order: URL length (414), CORS preflight, route (404/405), token (401/403),
-// body limits and encoding (413/415), then the handler. The part before the body read runs synchronously.
+// The request pipeline, in order: URL length (414), header block (431), CORS preflight, route
+// (404/405), token (401/403), an in-flight slot of the route's kind (503), body limits and encoding
+// (413/415), then the handler. The part before the body read runs synchronously.
 
 import { RingqlError } from '../core/errors.ts';
 import type { QueryService } from '../endpoints/service-types.ts';
 import { authorize, presentedToken, type TokenSet } from './auth.ts';
 import { bodyEncoding, decodeBody } from './body-decode.ts';
+import type { Admission } from './admission.ts';
 import { isCorsPath, preflightHeaders } from './cors.ts';
-import { tooLarge, type Exchange } from './exchange.ts';
+import { tooLarge, type BodyDeadline, type Exchange } from './exchange.ts';
+import { MAX_HEADER_BYTES, MAX_HEADER_COUNT } from './http-limits.ts';
 import { parseFormQuery } from './form-params.ts';
 import type { Reply } from './reply.ts';
 import type { Route, RouteContext } from './route.ts';
@@ -19,6 +22,8 @@ export interface DispatchConfig {
   maxBodyBytes: number;
   maxUrlBytes: number;
   maxDecompressedBytes: number;
+  admission: Admission;
+  bodyDeadline: BodyDeadline;
 }
 
 /** Must be called during the uWS handler's synchronous run (it may register the body reader). */
@@ -29,6 +34,13 @@ export function dispatch(ex: Exchange, cfg: DispatchConfig): Promise<Reply> {
       limit: cfg.maxUrlBytes,
     });
   }
+  if (info.headerBytes > MAX_HEADER_BYTES || info.headerCount > MAX_HEADER_COUNT) {
+    throw new RingqlError(
+      'headers_too_large',
+      `The request headers are too large (${info.headerCount} lines, ${info.headerBytes} bytes); the limits are ${MAX_HEADER_COUNT} lines and ${MAX_HEADER_BYTES} bytes`,
+      { limit_bytes: MAX_HEADER_BYTES, limit_count: MAX_HEADER_COUNT },
+    );
+  }
   if (info.method === 'OPTIONS' && isCorsPath(info.path)) return Promise.resolve({ status: 204, headers: preflightHeaders() });
   const m = cfg.router.match(info.method, info.path);
   if (m.kind === 'none') throw new RingqlError('not_found', `No route ${info.method} ${info.path.slice(0, 200)}`);
@@ -38,13 +50,20 @@ export function dispatch(ex: Exchange, cfg: DispatchConfig): Promise<Reply> {
   }
   const query = parseFormQuery(info.query);
   authorize(cfg.tokens, presentedToken(info.authorization, info.apiKey, query), m.route.access);
-  const ctx: RouteContext = { info, params: m.params, query, body: null, service: cfg.service };
+  const kind = m.route.kind ?? 'other';
+  if (kind !== 'unlimited') ex.takeSlot(cfg.admission, kind);
+  const ctx: RouteContext = {
+    info, params: m.params, query, body: null, service: cfg.service,
+    markRedacted: () => {
+      ex.redacted = true;
+    },
+  };
   if (!m.route.readsBody) return Promise.resolve(m.route.handle(ctx));
   const declared = info.contentLength === '' ? 0 : Number(info.contentLength);
   if (declared > cfg.maxBodyBytes) throw tooLarge(cfg.maxBodyBytes);
   const encoding = bodyEncoding(info.contentEncoding);
   return ex
-    .readBody(cfg.maxBodyBytes)
+    .readBody(cfg.maxBodyBytes, cfg.bodyDeadline)
     .then((raw) => decodeBody(raw, encoding, cfg.maxDecompressedBytes, m.route.access === 'ingest' ? 'invalid_events' : 'invalid_parameter'))
     .then((body) => m.route.handle({ ...ctx, body }));
 }

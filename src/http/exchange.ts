@@ -1,24 +1,42 @@
 // One request/response pair over uWS: aborts tracked from the first line, the body read with a byte
-// cap, and the reply written once, inside cork, never to an aborted response.
+// cap, and the reply written once, inside cork, never to an aborted response — redacted there when
+// the request asked for redaction, so no error message, detail or header can bypass it.
 
 import type { HttpResponse } from 'uWebSockets.js';
 import { RingqlError } from '../core/errors.ts';
+import type { Admission } from './admission.ts';
+import type { RequestKind } from './http-limits.ts';
+import { redactJsonText } from '../redact/redact-json.ts';
+import { redactString } from '../redact/redact-string.ts';
 import { statusLine, type Reply } from './reply.ts';
 import { announcesBody, type RequestInfo } from './request-info.ts';
 
-/** Rejection of a body read whose client went away; nothing is written for it. */
+/** Rejection of a body read whose client went away (or was cut for being too slow); nothing is written for it. */
 export class ClientAborted extends Error {
-  constructor() {
-    super('client aborted the request');
+  constructor(message = 'client aborted the request') {
+    super(message);
   }
+}
+
+/** How long a body may take: in all, and between two chunks (SPEC §11; RINGQL_BODY_TIMEOUT_MS, RINGQL_BODY_IDLE_TIMEOUT_MS). */
+export interface BodyDeadline {
+  totalMs: number;
+  idleMs: number;
 }
 
 export class Exchange {
   aborted = false;
+  /**
+   * Set (never cleared) once the request is known to want redaction (SPEC §6, §11): every string
+   * value of the JSON body and every header value is then redacted in send(), successes and errors alike.
+   */
+  redacted = false;
   private done = false;
   /** The body was read to its end (or there was none), so the connection may be kept alive. */
   private bodyConsumed: boolean;
   private rejectBody: ((err: Error) => void) | null = null;
+  private slot: { admission: Admission; kind: RequestKind } | null = null;
+  private bodyTimer: NodeJS.Timeout | null = null;
 
   /** Registers onAborted at once: the caller constructs this before any await. */
   constructor(
@@ -35,43 +53,109 @@ export class Exchange {
     });
   }
 
+  /** Takes an in-flight slot of `kind` (or throws 503); given back once when the exchange finishes, answered or aborted. */
+  takeSlot(admission: Admission, kind: RequestKind): void {
+    admission.admit(kind);
+    this.slot = { admission, kind };
+  }
+
   /**
    * Reads the whole body, at most `maxBytes` (413 past it, counted while streaming, so nothing more is
-   * kept). Must be called during the handler's synchronous run, before any await.
+   * kept). A body that has not fully arrived by `deadline.totalMs`, or that pauses longer than
+   * `deadline.idleMs`, is cut: the connection is closed, nothing is answered, and its slot comes back.
+   * Must be called during the handler's synchronous run, before any await.
    */
-  readBody(maxBytes: number): Promise<Buffer> {
+  readBody(maxBytes: number, deadline: BodyDeadline | null = null): Promise<Buffer> {
     return new Promise<Buffer>((resolve, reject) => {
       this.rejectBody = reject;
       const chunks: Buffer[] = [];
       let total = 0;
-      let failed = false;
+      let settled = false;
+      const started = Date.now();
+      let lastChunk = started;
+      if (deadline) {
+        // Time the event loop was held (a heavy query) is not the client's: it is measured as the lateness
+        // of this timer, which ticks at least every BODY_TICK_MS, and it extends the whole-body deadline.
+        let stalledMs = 0;
+        let tickDue = 0;
+        const overdue = (now: number): number => now - Math.min(started + deadline.totalMs + stalledMs, lastChunk + deadline.idleMs);
+        const schedule = (inMs: number): void => {
+          const wait = Math.min(inMs, BODY_TICK_MS);
+          tickDue = Date.now() + wait;
+          this.bodyTimer = setTimeout(check, wait);
+        };
+        const check = (): void => {
+          this.bodyTimer = null;
+          if (settled || this.done) return;
+          const lateness = Date.now() - tickDue;
+          if (lateness > BODY_TICK_MS) stalledMs += lateness;
+          const late = overdue(Date.now());
+          if (late < 0) {
+            schedule(-late);
+            return;
+          }
+          // Timers run before socket reads in an event-loop turn: after a long synchronous stretch (a
+          // heavy query) bytes that arrived meanwhile are not delivered yet. setImmediate runs after
+          // the reads, so the body is judged on what truly arrived, not on how long the loop was busy.
+          setImmediate(() => {
+            if (settled || this.done) return;
+            const now = Date.now();
+            if (overdue(now) < 0) {
+              schedule(-overdue(now));
+              return;
+            }
+            settled = true;
+            this.cut(`the request body did not arrive in time (${now - started} ms, ${total} bytes)`);
+          });
+        };
+        schedule(Math.min(deadline.totalMs, deadline.idleMs));
+      }
       this.res.onData((chunk, isLast) => {
-        if (failed) return;
+        if (settled) return;
+        lastChunk = Date.now();
         total += chunk.byteLength;
         if (total > maxBytes) {
-          failed = true;
+          settled = true;
           this.rejectBody = null;
+          this.clearBodyTimer();
           reject(tooLarge(maxBytes));
           return;
         }
         // uWS neuters the ArrayBuffer when this callback returns, so it is copied.
         if (chunk.byteLength) chunks.push(Buffer.from(new Uint8Array(chunk)));
         if (isLast) {
+          settled = true;
           this.bodyConsumed = true;
           this.rejectBody = null;
+          this.clearBodyTimer();
           resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total));
         }
       });
     });
   }
 
+  /** Closes the connection without an answer (a body too slow to wait for); onAborted then finishes the exchange. */
+  private cut(reason: string): void {
+    this.rejectBody?.(new ClientAborted(reason));
+    this.rejectBody = null;
+    if (!this.aborted && !this.done) this.res.close();
+  }
+
+  private clearBodyTimer(): void {
+    if (this.bodyTimer) clearTimeout(this.bodyTimer);
+    this.bodyTimer = null;
+  }
+
   /** Writes the reply once; closes the connection when the body was not read to its end or when asked. */
   send(reply: Reply, closeConnection = false): void {
     if (this.aborted || this.done) return;
+    if (this.redacted) reply = redactReply(reply);
     const head = this.info.method === 'HEAD';
     const close = closeConnection || !this.bodyConsumed;
     this.res.cork(() => {
       this.res.writeStatus(statusLine(reply.status));
+      // The fixed headers (CORS) are the operator's configuration, not request data: an origin such as
+      // http://10.0.0.5:3000 must stay intact or browsers would refuse redacted answers.
       for (const [k, v] of this.extraHeaders) this.res.writeHeader(k, v);
       if (reply.headers) for (const [k, v] of reply.headers) this.res.writeHeader(k, v);
       if (reply.body === undefined) {
@@ -91,9 +175,28 @@ export class Exchange {
     if (this.done) return;
     this.done = true;
     this.rejectBody = null;
+    this.clearBodyTimer();
+    if (this.slot) this.slot.admission.release(this.slot.kind);
+    this.slot = null;
     this.onFinish();
   }
 }
+
+/** The reply with every header value and, unless it is marked already redacted, every JSON string value redacted. */
+export function redactReply(reply: Reply): Reply {
+  const out: Reply = { ...reply };
+  if (reply.headers) out.headers = reply.headers.map(([k, v]) => [k, redactString(v)]);
+  if (reply.body !== undefined && !reply.bodyRedacted) {
+    const text = typeof reply.body === 'string' ? reply.body : reply.body.toString('utf8');
+    const redacted = redactJsonText(text);
+    if (redacted !== text) out.body = redacted;
+    out.bodyRedacted = true;
+  }
+  return out;
+}
+
+/** Longest wait between two checks of a body's deadline, so an event-loop stall is measured to within it. */
+const BODY_TICK_MS = 250;
 
 export function tooLarge(maxBytes: number): RingqlError {
   return new RingqlError('payload_too_large', `The request body is larger than the ${maxBytes}-byte limit`, { limit: maxBytes });

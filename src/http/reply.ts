@@ -6,6 +6,8 @@ export interface Reply {
   /** JSON text; absent for 204. */
   body?: string | Buffer;
   headers?: [string, string][];
+  /** The body was already redacted where it was made (the engine's redacted result), so send() need not scan it. */
+  bodyRedacted?: boolean;
 }
 
 export function jsonReply(status: number, value: unknown, headers?: [string, string][]): Reply {

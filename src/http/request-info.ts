@@ -3,6 +3,16 @@
 
 import type { HttpRequest } from 'uWebSockets.js';
 
+const REDACT_HEADER = 'lf-endpoint-redact-pii';
+
+type CopiedHeader = 'authorization' | 'apiKey' | 'contentType' | 'contentEncoding' | 'contentLength' | 'transferEncoding';
+const COPIED: readonly [string, CopiedHeader][] = [
+  ['authorization', 'authorization'], ['x-api-key', 'apiKey'], ['content-type', 'contentType'], ['content-encoding', 'contentEncoding'],
+  ['content-length', 'contentLength'], ['transfer-encoding', 'transferEncoding'],
+];
+/** Header name → its RequestInfo field and a bit marking it seen. */
+const FIELDS = new Map<string, { field: CopiedHeader; bit: number }>(COPIED.map(([name, field], i) => [name, { field, bit: 1 << i }]));
+
 export interface RequestInfo {
   /** Upper-case method, e.g. GET. */
   method: string;
@@ -19,25 +29,43 @@ export interface RequestInfo {
   /** Content-Length header text, '' when absent. */
   contentLength: string;
   transferEncoding: string;
-  redactPii: string;
+  /** Some copy of LF-ENDPOINT-REDACT-PII says `true`: with repeated copies the most restrictive wins. */
+  redactHeader: boolean;
+  /** Header lines as received (uWS joins none of them), for the 431 check. */
+  headerCount: number;
+  /** Bytes of the header block: each line's name, value and its `: ` and CRLF. */
+  headerBytes: number;
 }
 
 export function copyRequest(req: HttpRequest): RequestInfo {
   const path = req.getUrl();
   const query = req.getQuery() ?? '';
-  return {
+  const info: RequestInfo = {
     method: req.getMethod().toUpperCase(),
     path,
     query,
     urlBytes: Buffer.byteLength(path) + (query === '' ? 0 : 1 + Buffer.byteLength(query)),
-    authorization: req.getHeader('authorization'),
-    apiKey: req.getHeader('x-api-key'),
-    contentType: req.getHeader('content-type'),
-    contentEncoding: req.getHeader('content-encoding'),
-    contentLength: req.getHeader('content-length'),
-    transferEncoding: req.getHeader('transfer-encoding'),
-    redactPii: req.getHeader('lf-endpoint-redact-pii'),
+    authorization: '', apiKey: '', contentType: '', contentEncoding: '', contentLength: '', transferEncoding: '',
+    redactHeader: false,
+    headerCount: 0,
+    headerBytes: 0,
   };
+  // One pass over every header line (uWS keys are lower case). The redaction header is read in every
+  // copy (the most restrictive wins); the others keep their first copy, as getHeader() would.
+  let seen = 0;
+  req.forEach((key, value) => {
+    info.headerCount++;
+    info.headerBytes += key.length + value.length + 4;
+    if (key === REDACT_HEADER) {
+      if (value.trim().toLowerCase() === 'true') info.redactHeader = true;
+      return;
+    }
+    const f = FIELDS.get(key);
+    if (f === undefined || seen & f.bit) return;
+    seen |= f.bit;
+    info[f.field] = value;
+  });
+  return info;
 }
 
 /** The request announced a body (a Content-Length above 0, or chunked transfer). */

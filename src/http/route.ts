@@ -3,6 +3,7 @@
 
 import type { QueryService } from '../endpoints/service-types.ts';
 import type { Access } from './auth.ts';
+import type { RequestKind } from './http-limits.ts';
 import type { Reply } from './reply.ts';
 import type { RequestInfo } from './request-info.ts';
 
@@ -15,10 +16,14 @@ export interface RouteContext {
   /** The decoded (inflated) body when the route reads one, else null. */
   body: Buffer | null;
   service: QueryService;
+  /** Turns redaction on for everything this request sends back (body strings and headers, errors included). */
+  markRedacted(): void;
 }
 
 export interface Route {
   access: Access;
   readsBody: boolean;
+  /** Whose in-flight slots it takes (default `other`); `unlimited` takes none (`/health`, never shed). */
+  kind?: RequestKind | 'unlimited';
   handle(ctx: RouteContext): Reply | Promise<Reply>;
 }

@@ -8,7 +8,7 @@ import type { Route, RouteContext } from './route.ts';
 import type { Router } from './router.ts';
 
 export function addIngestRoutes(router: Router<Route>): void {
-  const route: Route = { access: 'ingest', readsBody: true, handle: ingest };
+  const route: Route = { access: 'ingest', readsBody: true, kind: 'ingest', handle: ingest };
   for (const path of ['/api/logs', '/logs', '/api/events']) router.add('POST', path, route);
 }
 

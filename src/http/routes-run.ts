@@ -9,31 +9,43 @@ import type { Route, RouteContext } from './route.ts';
 import type { Router } from './router.ts';
 
 export function addRunRoutes(router: Router<Route>): void {
-  const get: Route = { access: 'query', readsBody: false, handle: runEndpoint };
-  const post: Route = { access: 'query', readsBody: true, handle: runEndpoint };
+  const get: Route = { access: 'query', readsBody: false, kind: 'query', handle: runEndpoint };
+  const post: Route = { access: 'query', readsBody: true, kind: 'query', handle: runEndpoint };
   router.add('GET', '/api/endpoints/query/:idOrName', get);
   router.add('POST', '/api/endpoints/query/:idOrName', post);
   router.add('GET', '/endpoints/query/:idOrName', get);
 }
 
 async function runEndpoint(ctx: RouteContext): Promise<Reply> {
+  const endpoint = ctx.params.idOrName!;
+  const redactHeader = ctx.info.redactHeader;
+  // Before anything can fail: an error of this request (a CAST quoting a row) is redacted too.
+  if (redactHeader || ctx.service.endpointRedacts(endpoint)) ctx.markRedacted();
   const params = ctx.body ? mergeBodyParams(ctx.query, ctx.body) : ctx.query;
-  const redactHeader = ctx.info.redactPii.trim().toLowerCase() === 'true';
-  const r = await ctx.service.run({ endpoint: ctx.params.idOrName!, params, redactHeader });
-  return { status: 200, body: r.body, headers: runHeaders(r) };
+  const r = await ctx.service.run({ endpoint, params, redactHeader });
+  return { status: 200, body: r.body, headers: runHeaders(r), bodyRedacted: r.redacted === true };
 }
 
-/** Body values win over the query string; numbers and booleans are stringified, null counts as absent. */
-function mergeBodyParams(query: Map<string, string>, body: Buffer): Map<string, string> {
+/**
+ * Body values win over the query string, whatever the case of either name (names match
+ * case-insensitively); numbers and booleans are stringified, null counts as absent.
+ */
+export function mergeBodyParams(query: Map<string, string>, body: Buffer): Map<string, string> {
   const obj = parseJsonObject(body, 'request body (an object of parameter values)');
   if (!obj) return query;
-  const params = new Map(query);
+  const fromBody = new Map<string, string>();
   for (const [k, v] of Object.entries(obj)) {
     if (v === null) continue;
-    if (typeof v === 'string') params.set(k, v);
-    else if (typeof v === 'number' || typeof v === 'boolean') params.set(k, String(v));
+    if (typeof v === 'string') fromBody.set(k, v);
+    else if (typeof v === 'number' || typeof v === 'boolean') fromBody.set(k, String(v));
     else throw new RingqlError('invalid_parameter', `Parameter ${k.slice(0, 100)} must be a string, number or boolean`, { param: k.slice(0, 100) });
   }
+  if (fromBody.size === 0) return query;
+  const overridden = new Set<string>();
+  for (const k of fromBody.keys()) overridden.add(k.toLowerCase());
+  const params = new Map<string, string>();
+  for (const [k, v] of query) if (!overridden.has(k.toLowerCase())) params.set(k, v);
+  for (const [k, v] of fromBody) params.set(k, v);
   return params;
 }
 

@@ -18,6 +18,8 @@ export function addHealthRoute(router: Router<Route>, startedAtMs: number): void
   router.add('GET', '/health', {
     access: 'public',
     readsBody: false,
+    // Never shed: a liveness probe must see the server alive while other kinds are full.
+    kind: 'unlimited',
     handle: (c) => jsonReply(200, { ...c.service.health(), status: 'ok', uptime_seconds: Math.round((Date.now() - startedAtMs) / 1000) }),
   });
 }

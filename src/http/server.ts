@@ -1,14 +1,15 @@
 // Starts the uWebSockets.js server: native binary only, an exclusive port (0 picks a free one), one
 // catch-all handler feeding dispatch(), and a graceful close that lets in-flight requests finish.
 
-import { RingqlError } from '../core/errors.ts';
 import type { us_listen_socket } from 'uWebSockets.js';
 import type { QueryService } from '../endpoints/service-types.ts';
+import { Admission } from './admission.ts';
 import type { TokenSet } from './auth.ts';
 import { corsHeaders } from './cors.ts';
 import { dispatch, type DispatchConfig } from './dispatch.ts';
 import { errorReply } from './errors-response.ts';
 import { ClientAborted, Exchange } from './exchange.ts';
+import { DEFAULT_BODY_IDLE_TIMEOUT_MS, DEFAULT_BODY_TIMEOUT_MS, type InflightLimits } from './http-limits.ts';
 import type { Reply } from './reply.ts';
 import { copyRequest } from './request-info.ts';
 import { buildRouter } from './routes.ts';
@@ -25,8 +26,14 @@ export interface ServerOptions {
   maxBodyBytes: number;
   maxUrlBytes: number;
   maxDecompressedBytes: number;
-  /** Requests served at once; beyond it a request gets 503 `overloaded` with Retry-After (default 512). */
+  /** Requests of each kind served at once unless `inflight` says otherwise; beyond, 503 `overloaded` with Retry-After (default 512). */
   maxConcurrentRequests?: number;
+  /** In-flight limits per kind (ingest, query runs, other); `/health` is never counted. */
+  inflight?: Partial<InflightLimits>;
+  /** A request body must arrive within this many ms in all (default 10 000)... */
+  bodyTimeoutMs?: number;
+  /** ...with no pause between chunks longer than this (default 5 000); else the connection is closed. */
+  bodyIdleTimeoutMs?: number;
   log?: (line: string) => void;
   /** How long close() waits for in-flight requests before cutting them (default 10 s). */
   drainTimeoutMs?: number;
@@ -41,6 +48,7 @@ export interface RunningServer {
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const uws = await loadUws();
   const log = opts.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  const perKind = opts.maxConcurrentRequests ?? 512;
   const cfg: DispatchConfig = {
     service: opts.service,
     tokens: opts.tokens,
@@ -48,6 +56,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     maxBodyBytes: opts.maxBodyBytes,
     maxUrlBytes: opts.maxUrlBytes,
     maxDecompressedBytes: opts.maxDecompressedBytes,
+    admission: new Admission({ ingest: perKind, query: perKind, other: perKind, ...opts.inflight }),
+    bodyDeadline: { totalMs: opts.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS, idleMs: opts.bodyIdleTimeoutMs ?? DEFAULT_BODY_IDLE_TIMEOUT_MS },
   };
   const baseHeaders = corsHeaders(opts.corsOrigin);
   let inflight = 0;
@@ -59,16 +69,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   };
 
   const app = uws.App();
-  const maxConcurrent = opts.maxConcurrentRequests ?? 512;
   app.any('/*', (res, req) => {
+    // Counted for the graceful close only; shedding is per kind, in dispatch (admission.ts).
     inflight++;
     const ex = new Exchange(res, copyRequest(req), baseHeaders, finished);
-    if (inflight > maxConcurrent) {
-      // Shed load visibly instead of queueing without bound; the client may retry after a second.
-      const err = new RingqlError('overloaded', `The server is busy: ${maxConcurrent} requests are in progress (RINGQL_MAX_CONCURRENT_REQUESTS); retry shortly`, { retry_after: 1 });
-      ex.send(errorReply(err, log, `${ex.info.method} ${ex.info.path}`), closing);
-      return;
-    }
     let pending: Promise<Reply>;
     try {
       pending = dispatch(ex, cfg);

@@ -1,5 +1,5 @@
-// Loads uWebSockets.js — the only module that imports it at run time — with a raised header limit,
-// and refuses the slow pure-JS fallback it silently returns when its native binary does not load.
+// Loads uWebSockets.js — the only module that imports it at run time — and refuses the slow pure-JS
+// fallback it silently returns when its native binary does not load.
 
 import type * as UwsModule from 'uWebSockets.js';
 import type { TemplatedApp, us_listen_socket } from 'uWebSockets.js';
@@ -29,9 +29,18 @@ export function assertNativeUws(mod: unknown): Uws {
 
 let loaded: Promise<Uws> | null = null;
 
-/** Imports uWebSockets.js once; UWS_HTTP_MAX_HEADERS_SIZE must be set before the binary loads. */
+/**
+ * Header bytes a uWS build that reads UWS_HTTP_MAX_HEADERS_SIZE (when it loads) may buffer: above our own
+ * URL and header-block limits, so that ringql, not uWS, answers 414/431. The build installed here
+ * (20.30 unofficial) ignores the variable: it parses a request head of any size that arrives in one
+ * read, closes the connection when a head split over several reads exceeds 4 KiB, and cannot parse
+ * more than 48 header lines (see README, limits).
+ */
+export const UWS_HEADER_BUFFER_BYTES = '262144';
+
+/** Imports uWebSockets.js once. */
 export function loadUws(): Promise<Uws> {
-  process.env.UWS_HTTP_MAX_HEADERS_SIZE ??= '65536';
+  process.env.UWS_HTTP_MAX_HEADERS_SIZE ??= UWS_HEADER_BUFFER_BYTES;
   loaded ??= import('uWebSockets.js').then((m) => assertNativeUws((m as { default?: unknown }).default ?? m));
   return loaded;
 }

@@ -46,6 +46,7 @@ export function fakeService(): FakeService {
       if (svc.runGate) await svc.runGate;
       return svc.runResponse;
     },
+    endpointRedacts: (idOrName) => idOrName === 'redacting',
     ingest(source, events) {
       if (source !== 'edge.logs.prod' && source !== 'a5a1e2b4-0000-5000-8000-000000000001') throw new RingqlError('source_not_found', `No source ${source}`);
       svc.ingests.push({ source, events });
@@ -106,7 +107,7 @@ export interface RawResponse {
  */
 export function rawRequest(
   port: number,
-  opts: { method?: string; path: string; headers?: Record<string, string | number>; body?: Buffer | string | Buffer[] },
+  opts: { method?: string; path: string; headers?: Record<string, string | number | string[]>; body?: Buffer | string | Buffer[] },
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     let answered = false;

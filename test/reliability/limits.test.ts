@@ -91,7 +91,7 @@ describe('limits', () => {
     expect(JSON.parse(r.body).error.code).toBe('query_timeout');
   });
 
-  it('more requests in flight than RINGQL_MAX_CONCURRENT_REQUESTS → 503 overloaded with Retry-After, then normal service', async () => {
+  it('more ingest requests in flight than RINGQL_MAX_CONCURRENT_REQUESTS → 503 overloaded with Retry-After, /health untouched, then normal service', async () => {
     // Hold four requests open mid-body (the body never completes), then ask once more.
     const sockets = await Promise.all(Array.from({ length: LIMITS.maxConcurrentRequests }, () => new Promise<ReturnType<typeof connect>>((resolve) => {
       const s = connect(server.port, '127.0.0.1', () => {
@@ -100,13 +100,14 @@ describe('limits', () => {
       });
     })));
     await new Promise((r) => setTimeout(r, 100));
-    const r = await rawRequest(server.port, { path: '/health' });
+    const r = await post([event(900)]);
     expect(r.status).toBe(503);
     expect(r.headers['retry-after']).toBe('1');
     expect(JSON.parse(r.body).error.code).toBe('overloaded');
+    expect((await rawRequest(server.port, { path: '/health' })).status).toBe(200);
     for (const s of sockets) s.destroy();
     await new Promise((r2) => setTimeout(r2, 100));
-    expect((await rawRequest(server.port, { path: '/health' })).status).toBe(200);
+    expect((await post([event(901)])).status).toBe(200);
   });
 });
 
