@@ -2,10 +2,10 @@
 // the output row JSON of SPEC §2 (serialised once, here), the other top-level keys, hot values.
 
 import { randomUUID } from 'node:crypto';
-import { parseTimestamp } from '../core/time.ts';
+import { parseTimestamp, timestampJson } from '../core/time.ts';
 import type { SourceDef } from './types.ts';
 import type { SchemaTree } from './schema-tree.ts';
-import { InvalidValue, checkString, copyObject, recordCopy, type RecordLimits } from './record-json.ts';
+import { InvalidValue, checkString, copyObject, recordCopy, setMember, type RecordLimits } from './record-json.ts';
 import { hotValueAt, projectAt, type HotValue } from './hot-paths.ts';
 
 export interface NormalizedEvent {
@@ -95,7 +95,7 @@ export function normalizeEvent(raw: unknown, def: SourceDef, opts: NormalizeOpti
       checkString(k, opts, 'the key');
       const node = schema === null ? null : schema.child(schema.root, k, v);
       schema?.noteTopLevel(k);
-      (extra ??= {})[k] = recordCopy(v, 2, node, schema, opts);
+      setMember((extra ??= {}), k, recordCopy(v, 2, node, schema, opts));
     }
   } catch (e) {
     if (e instanceof InvalidValue) return `${where}: ${e.message}`;
@@ -103,7 +103,10 @@ export function normalizeEvent(raw: unknown, def: SourceDef, opts: NormalizeOpti
   }
 
   // One native stringify of a record-shaped copy: a flat string, no rope of small pieces.
-  const json = JSON.stringify({ id, timestamp: ts, event_message: typeof msg === 'string' ? msg : null, metadata });
+  let json = JSON.stringify({ id, timestamp: ts, event_message: typeof msg === 'string' ? msg : null, metadata });
+  // Past 2^53 µs, String(ts) is the shortest round-trip text, not the integer: write the exact one.
+  // The first `"timestamp":` is ours (id before it is a JSON string, whose quotes are escaped).
+  if (!Number.isSafeInteger(ts)) json = json.replace(`"timestamp":${String(ts)}`, `"timestamp":${timestampJson(ts)}`);
   const extraJson = extra === null ? null : JSON.stringify(extra);
 
   let hot = NO_HOT;
