@@ -1,6 +1,6 @@
 // The request and data limits that are not HTTP framing (those live in main.ts): query text length and
-// nesting, events per batch, event nesting and field size, concurrent requests. Read from the
-// environment once, validated (a bad value stops the start with the variable named).
+// nesting, events per batch, event nesting and field size, concurrent requests, field paths per source.
+// Read from the environment once, validated (a bad value stops the start with the variable named).
 
 export interface Limits {
   /** Characters of a `sql` or `lql` text (and of a saved query). */
@@ -15,6 +15,8 @@ export interface Limits {
   maxFieldBytes: number;
   /** Requests being served at once; more are shed with 503 and Retry-After. */
   maxConcurrentRequests: number;
+  /** Distinct field paths (nested ones too) one source's schema may hold beyond the SAMPLE-EVENTS ones. */
+  maxFieldsPerSource: number;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -24,6 +26,7 @@ export const DEFAULT_LIMITS: Limits = {
   maxEventDepth: 32,
   maxFieldBytes: 1024 * 1024,
   maxConcurrentRequests: 512,
+  maxFieldsPerSource: 10_000,
 };
 
 const VARS: [keyof Limits, string, number, number][] = [
@@ -33,6 +36,7 @@ const VARS: [keyof Limits, string, number, number][] = [
   ['maxEventDepth', 'RINGQL_MAX_EVENT_DEPTH', 2, 1000],
   ['maxFieldBytes', 'RINGQL_MAX_FIELD_BYTES', 64, 2 ** 30],
   ['maxConcurrentRequests', 'RINGQL_MAX_CONCURRENT_REQUESTS', 1, 1_000_000],
+  ['maxFieldsPerSource', 'RINGQL_MAX_FIELDS_PER_SOURCE', 16, 1_000_000],
 ];
 
 export function limitsFromEnv(env: Record<string, string | undefined> = process.env): Limits {

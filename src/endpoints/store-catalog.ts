@@ -16,7 +16,7 @@ function handle(s: SourceStore): SourceHandle {
       const fixed = FIXED[name];
       if (fixed) return fixed;
       if (name === 'project' && s.def.projectPath.length === 1) return 'STRING';
-      const f = s.schema().find((x) => x.path.length === 1 && x.path[0] === name);
+      const f = s.topLevelField(name);
       if (!f) return 'ANY';
       if (f.mode === 'REPEATED' || f.type === 'RECORD') return 'ARRAY';
       return f.type === 'JSON' ? 'ANY' : f.type;
