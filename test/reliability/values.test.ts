@@ -100,4 +100,16 @@ describe('keys that name Object.prototype members', () => {
     const paths = schema.map((f) => f.path.join('.'));
     expect(paths).toEqual(expect.arrayContaining(['__proto__', '__proto__.y', 'metadata.__proto__', 'metadata.__proto__.x', 'metadata.constructor.prototype', 'toString']));
   });
+
+  it('an event without such keys reads NULL for them, never Object.prototype members; a STRUCT field __proto__ is kept', async () => {
+    const t = new Date(Date.now() - 60_000).toISOString();
+    const text = `[{"id":"own","project":"pp","timestamp":"${t}","constructor":"c","metadata":{"__proto__":{"x":1},"constructor":"mc"}},` +
+      `{"id":"plain","project":"pp","timestamp":"${t}","metadata":{"r":1}}]`;
+    expect((await postText('edge.logs.prod', text)).status).toBe(200);
+    const rows = await query(`select t.id, t.constructor as c, m.constructor as mc, m.toString as ts, m.valueOf as v from ${SRC} t cross join unnest(t.metadata) m where t.id in ('own', 'plain') order by t.id`);
+    expect(rows).toEqual([{ id: 'own', c: 'c', mc: 'mc', ts: null, v: null }, { id: 'plain', c: null, mc: null, ts: null, v: null }]);
+    const un = await query(`select t.id, p.x from ${SRC} t cross join unnest(t.metadata) m cross join unnest(m.\`__proto__\`) p where t.id in ('own', 'plain')`);
+    expect(un).toEqual([{ id: 'own', x: 1 }]);
+    expect(await query('select struct(1 as constructor, 2 as `__proto__`) as s')).toEqual([JSON.parse('{"s":{"constructor":1,"__proto__":2}}')]);
+  });
 });
