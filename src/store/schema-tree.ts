@@ -27,11 +27,12 @@ interface Entry {
 
 type Undo = { id: number } | { top: string } | { shape: string };
 
-/** Rough heap bytes of one path: node, field, path array, map entry and key strings. */
+/**
+ * Rough heap bytes of one path: node, field, path array, entries in two maps and the key string
+ * (measured: ~590 bytes a path for 10,000 nested paths of ~40-character keys).
+ */
 function entryBytes(path: readonly string[]): number {
-  let b = 200 + 8 * path.length;
-  for (const k of path) b += 2 * k.length;
-  return b;
+  return 480 + 8 * path.length + path[path.length - 1]!.length;
 }
 
 /** The BigQuery type and mode of a JSON value, or null when it tells nothing (null, empty array). */
