@@ -108,6 +108,8 @@ describe('keys that name Object.prototype members', () => {
     expect((await postText('edge.logs.prod', text)).status).toBe(200);
     const rows = await query(`select t.id, t.constructor as c, m.constructor as mc, m.toString as ts, m.valueOf as v from ${SRC} t cross join unnest(t.metadata) m where t.id in ('own', 'plain') order by t.id`);
     expect(rows).toEqual([{ id: 'own', c: 'c', mc: 'mc', ts: null, v: null }, { id: 'plain', c: null, mc: null, ts: null, v: null }]);
+    // Typed as the STRING it holds, not as Object.prototype.constructor.
+    expect(await query(`select t.id, upper(t.constructor) as u from ${SRC} t where t.constructor = 'c' order by t.id`)).toEqual([{ id: 'own', u: 'C' }, { id: 'proto', u: 'C' }]);
     const un = await query(`select t.id, p.x from ${SRC} t cross join unnest(t.metadata) m cross join unnest(m.\`__proto__\`) p where t.id in ('own', 'plain')`);
     expect(un).toEqual([{ id: 'own', x: 1 }]);
     expect(await query('select struct(1 as constructor, 2 as `__proto__`) as s')).toEqual([JSON.parse('{"s":{"constructor":1,"__proto__":2}}')]);
