@@ -1,6 +1,6 @@
 // The request and data limits that are not HTTP framing (those live in main.ts): query text length and
-// nesting, events per batch, event nesting and field size, concurrent requests. Read from the
-// environment once, validated (a bad value stops the start with the variable named).
+// nesting, events per batch, event nesting and field size, concurrent requests, field paths per source.
+// Read from the environment once, validated (a bad value stops the start with the variable named).
 
 import { availableParallelism } from 'node:os';
 
@@ -19,6 +19,8 @@ export interface Limits {
   maxConcurrentRequests: number;
   /** Computed (uncached) queries running at once; more get 503 overloaded (RINGQL_MAX_CONCURRENT_QUERIES). */
   maxConcurrentQueries: number;
+  /** Distinct field paths (nested ones too) one source's schema may hold beyond the SAMPLE-EVENTS ones. */
+  maxFieldsPerSource: number;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -29,6 +31,7 @@ export const DEFAULT_LIMITS: Limits = {
   maxFieldBytes: 1024 * 1024,
   maxConcurrentRequests: 512,
   maxConcurrentQueries: 2 * availableParallelism(),
+  maxFieldsPerSource: 10_000,
 };
 
 const VARS: [keyof Limits, string, number, number][] = [
@@ -39,6 +42,7 @@ const VARS: [keyof Limits, string, number, number][] = [
   ['maxFieldBytes', 'RINGQL_MAX_FIELD_BYTES', 64, 2 ** 30],
   ['maxConcurrentRequests', 'RINGQL_MAX_CONCURRENT_REQUESTS', 1, 1_000_000],
   ['maxConcurrentQueries', 'RINGQL_MAX_CONCURRENT_QUERIES', 1, 10_000],
+  ['maxFieldsPerSource', 'RINGQL_MAX_FIELDS_PER_SOURCE', 16, 1_000_000],
 ];
 
 export function limitsFromEnv(env: Record<string, string | undefined> = process.env): Limits {

@@ -66,7 +66,40 @@ function floorMod(a: number, b: number): number {
 export function parseTimestamp(value: unknown): number | null {
   if (typeof value === 'number') return parseEpochNumber(value);
   if (typeof value === 'string') return parseTimestampString(value);
+  if (value instanceof EpochDigits) return parseEpochDigits(value.digits);
   return null;
+}
+
+/**
+ * An epoch number as its JSON digits: a 17-19 digit (ns) or 16-digit (µs) value loses precision as
+ * a double, so ingest hands the exact text over (see http/exact-epochs.ts).
+ */
+export class EpochDigits {
+  constructor(readonly digits: string) {}
+}
+
+/** `parseEpochNumber` on exact digits (`-?\d+`): the same scaling, floored to µs exactly. */
+function parseEpochDigits(text: string): number | null {
+  if (!/^-?\d+$/.test(text)) return null;
+  const neg = text[0] === '-';
+  const digits = (neg ? text.slice(1) : text).replace(/^0+(?=\d)/, '');
+  if (digits.length > 19) return null;
+  const v = BigInt(text);
+  const n = digits === '0' ? 1 : digits.length;
+  let us: bigint;
+  if (n <= 10) us = v * 1_000_000n;
+  else if (n <= 13) us = v * 1_000n;
+  else if (n <= 16) us = v;
+  else us = neg ? -((-v + 999n) / 1000n) : v / 1000n;
+  if (us < BigInt(MIN_TIMESTAMP_US) || us > 253_402_300_799_999_999n) return null;
+  return Number(us);
+}
+
+/** A TIMESTAMP's µs as exact integer JSON text (the double nearest the maximum stands for the maximum). */
+export function timestampJson(us: number): string {
+  if (Number.isSafeInteger(us)) return String(us);
+  if (us === MAX_TIMESTAMP_US) return '253402300799999999';
+  return Number.isInteger(us) ? BigInt(us).toString() : String(us);
 }
 
 function parseEpochNumber(v: number): number | null {
@@ -119,7 +152,14 @@ export interface CivilTime {
   days: number;
 }
 
+/**
+ * Above 2^53 µs (after 2255) a double holds µs in steps of up to 32: 9999-12-31 23:59:59.999999 rounds
+ * to the double that is also 10000-01-01, and that double reads as the maximum, never as year 10000.
+ */
+const MAX_CIVIL: CivilTime = { year: 9999, month: 12, day: 31, hour: 23, minute: 59, second: 59, micros: 999_999, days: daysFromCivil(9999, 12, 31) };
+
 export function toCivil(us: number): CivilTime {
+  if (us === MAX_TIMESTAMP_US) return { ...MAX_CIVIL };
   const days = floorDiv(us, US_PER_DAY);
   const rem = us - days * US_PER_DAY;
   const secs = Math.floor(rem / US_PER_SECOND);
@@ -168,9 +208,13 @@ function weekStartDay(days: number, startDow: number): number {
   return days - floorMod(dow - startDow, 7);
 }
 
+/** The largest double below MAX_TIMESTAMP_US's: floors of the maximum computed from it stay in year 9999. */
+const BELOW_MAX_US = 253_402_300_799_999_968;
+
 /** TIMESTAMP_TRUNC(us, unit) in UTC. */
 export function truncTimestamp(us: number, unit: string): number {
   const u = normUnit(unit);
+  if (us === MAX_TIMESTAMP_US && u !== 'MICROSECOND') us = BELOW_MAX_US;
   switch (u) {
     case 'MICROSECOND': return us;
     case 'MILLISECOND': return floorDiv(us, US_PER_MS) * US_PER_MS;
@@ -313,7 +357,7 @@ export function formatTimestampPattern(format: string, us: number, tz = 'UTC'): 
       case 'j': out += pad(doy, 3); break;
       case 'u': out += String(dow === 0 ? 7 : dow); break;
       case 'w': out += String(dow); break;
-      case 's': out += String(floorDiv(us, US_PER_SECOND)); break;
+      case 's': out += String(floorDiv(us === MAX_TIMESTAMP_US ? BELOW_MAX_US : us, US_PER_SECOND)); break;
       case 'n': out += '\n'; break;
       case 't': out += '\t'; break;
       case '%': out += '%'; break;

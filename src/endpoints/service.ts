@@ -217,6 +217,12 @@ export class EngineService implements QueryService {
       uptime_seconds: Math.round((Date.now() - this.started) / 1000),
       rows: Object.fromEntries(this.opts.store.sources().map((s) => [s.def.name, s.rowCount])),
       memory: { rss: mem.rss, heap_used: mem.heapUsed, external: mem.external },
+      // Field paths each source's schema holds and a rough estimate of their heap bytes (bounded by
+      // RINGQL_MAX_FIELDS_PER_SOURCE, forgotten with the rows that used them).
+      schema: Object.fromEntries(this.opts.store.sources().map((s) => {
+        const st = s.stats();
+        return [s.def.name, { fields: st.schemaFields, bytes: st.schemaBytes }];
+      })),
       cache: this.cache.stats(),
       queries: this.gate.stats(),
     };

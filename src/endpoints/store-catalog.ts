@@ -13,10 +13,10 @@ function handle(s: SourceStore): SourceHandle {
     def: s.def,
     columns: () => [...s.topLevelColumns()],
     columnType(name: string): SqlType {
-      const fixed = FIXED[name];
-      if (fixed) return fixed;
+      // Own keys only: a column named `constructor` or `toString` is not one of the fixed four.
+      if (Object.hasOwn(FIXED, name)) return FIXED[name]!;
       if (name === 'project' && s.def.projectPath.length === 1) return 'STRING';
-      const f = s.schema().find((x) => x.path.length === 1 && x.path[0] === name);
+      const f = s.topLevelField(name);
       if (!f) return 'ANY';
       if (f.mode === 'REPEATED' || f.type === 'RECORD') return 'ARRAY';
       return f.type === 'JSON' ? 'ANY' : f.type;

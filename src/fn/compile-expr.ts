@@ -132,7 +132,8 @@ export function compileExpr(e: BExpr, env: CompileEnv): Accessor {
       const fs = e.fields.map((f) => [f.name, compileExpr(f.expr, env)] as const);
       return (r) => {
         const o: Record<string, Value> = {};
-        for (const [n, f] of fs) o[n] = f(r);
+        // A field named __proto__ must be an own member (plain assignment would set the prototype).
+        for (const [n, f] of fs) { if (n === '__proto__') Object.defineProperty(o, n, { value: f(r), enumerable: true, writable: true, configurable: true }); else o[n] = f(r); }
         return o;
       };
     }
@@ -144,8 +145,8 @@ export function compileExpr(e: BExpr, env: CompileEnv): Accessor {
 /** Field of a STRUCT value; NULL for a missing field or a value that is not a struct. */
 export function readField(v: Value, name: string): Value {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return null;
-  const x = (v as Record<string, Value>)[name];
-  return x === undefined ? null : x;
+  // Own members only: a missing `constructor` or `__proto__` is NULL, not Object.prototype's.
+  return Object.hasOwn(v, name) ? ((v as Record<string, Value>)[name] ?? null) : null;
 }
 
 function subscript(base: Value, idx: Value, mode: 'offset' | 'safe_offset' | 'ordinal' | 'safe_ordinal'): Value {

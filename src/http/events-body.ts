@@ -2,6 +2,7 @@
 // object, or NDJSON (blank lines skipped). Only the shape is checked here; the service checks events.
 
 import { RingqlError } from '../core/errors.ts';
+import { restoreExactEpochs } from '../store/exact-epochs.ts';
 
 const NDJSON_TYPES = new Set(['application/x-ndjson', 'application/ndjson', 'application/jsonl', 'application/x-jsonlines']);
 const MAX_REPORTED_ERRORS = 100;
@@ -27,14 +28,20 @@ function parseJsonEvents(text: string): unknown[] {
       errors: [],
     });
   }
-  if (Array.isArray(value)) return value;
+  if (Array.isArray(value)) {
+    restoreExactEpochs(value, text, false);
+    return value;
+  }
   if (value !== null && typeof value === 'object') {
     if (Object.hasOwn(value, 'batch')) {
       const batch = (value as { batch: unknown }).batch;
       if (!Array.isArray(batch)) throw new RingqlError('invalid_events', '"batch" must be an array of events', { errors: [] });
+      restoreExactEpochs(batch, text, false);
       return batch;
     }
-    return [value];
+    const one = [value];
+    restoreExactEpochs(one, text, true);
+    return one;
   }
   throw new RingqlError('invalid_events', 'The body must be {"batch":[...]}, an array of events, or one event object', { errors: [] });
 }
@@ -48,7 +55,9 @@ function parseNdjson(text: string): unknown[] {
     if (line.trim() === '') continue;
     const index = events.length;
     try {
-      events.push(JSON.parse(line));
+      const e: unknown = JSON.parse(line);
+      events.push(e);
+      if (typeof e === 'object' && e !== null && typeof (e as { timestamp?: unknown }).timestamp === 'number') restoreExactEpochs([e], line, true);
     } catch (err) {
       events.push(undefined);
       if (errors.length < MAX_REPORTED_ERRORS) errors.push({ index, line: i + 1, message: `not valid JSON: ${(err as Error).message}` });

@@ -7,7 +7,7 @@ import type { Expr, Ident, Pos, Query } from '../sql/ast.ts';
 import { scalarFunction, aggregateFunction, type FnDef } from '../fn/index.ts';
 import type { BExpr, ColInfo, Plan } from './bound.ts';
 import { foldNode } from './fold.ts';
-import type { CteScope, FromScope, RangeVar } from './scope.ts';
+import { columnsNamed, type CteScope, type FromScope, type RangeVar } from './scope.ts';
 import { castTargetType, commonType, type SqlType } from './types.ts';
 import { registerSubqueryPlan } from './expr-util.ts';
 import type { IntervalValue } from '../exec/values.ts';
@@ -245,7 +245,7 @@ export class ExprBinder {
       return { k: 'struct', fields: v.cols.map((c) => ({ name: c.name, expr: colRef(c) })), type: 'STRUCT' };
     }
     const [colName, ...fields] = rest as [string, ...string[]];
-    const col = v.cols.find((c) => c.name.toLowerCase() === colName.toLowerCase());
+    const col = columnsNamed(v, colName.toLowerCase())[0];
     if (!col) fail('unknown_name', `Name ${colName} not found inside ${v.display}; its columns: ${v.cols.map((c) => c.name).join(', ')}`, e.pos);
     let out: BExpr = colRef(col);
     for (const f of fields) out = this.field(out, f, e.pos);

@@ -42,6 +42,28 @@ export interface RangeVar {
   hidden?: Set<number>;
 }
 
+/** Columns of a range variable by lower-cased name, built once per variable (constant-time lookups). */
+const COLUMN_INDEX = new WeakMap<RangeVar, { cols: ColInfo[]; n: number; byName: Map<string, ColInfo[]> }>();
+
+/** The columns of `v` named `lowerName` (case-insensitively), in column order. */
+export function columnsNamed(v: RangeVar, lowerName: string): readonly ColInfo[] {
+  let idx = COLUMN_INDEX.get(v);
+  if (idx === undefined || idx.cols !== v.cols || idx.n !== v.cols.length) {
+    const byName = new Map<string, ColInfo[]>();
+    for (const c of v.cols) {
+      const l = c.name.toLowerCase();
+      const list = byName.get(l);
+      if (list === undefined) byName.set(l, [c]);
+      else list.push(c);
+    }
+    idx = { cols: v.cols, n: v.cols.length, byName };
+    COLUMN_INDEX.set(v, idx);
+  }
+  return idx.byName.get(lowerName) ?? NONE;
+}
+
+const NONE: readonly ColInfo[] = [];
+
 export class FromScope {
   readonly vars: RangeVar[] = [];
   constructor(readonly parent: FromScope | null) {}
@@ -59,7 +81,7 @@ export class FromScope {
     const out: { v: RangeVar; col: ColInfo }[] = [];
     for (const v of this.vars) {
       if (v.kind !== 'table') continue;
-      for (const c of v.cols) if (c.name.toLowerCase() === l && !v.hidden?.has(c.id)) { out.push({ v, col: c }); break; }
+      for (const c of columnsNamed(v, l)) if (!v.hidden?.has(c.id)) { out.push({ v, col: c }); break; }
     }
     return out;
   }

@@ -2,10 +2,10 @@
 // the output row JSON of SPEC §2 (serialised once, here), the other top-level keys, hot values.
 
 import { randomUUID } from 'node:crypto';
-import { parseTimestamp } from '../core/time.ts';
+import { parseTimestamp, timestampJson } from '../core/time.ts';
 import type { SourceDef } from './types.ts';
-import type { SchemaTree } from './schema-tree.ts';
-import { InvalidValue, checkString, copyObject, recordCopy, type RecordLimits } from './record-json.ts';
+import { FieldLimitError, type SchemaTree } from './schema-tree.ts';
+import { InvalidValue, checkString, copyObject, recordCopy, setMember, type RecordLimits } from './record-json.ts';
 import { hotValueAt, projectAt, type HotValue } from './hot-paths.ts';
 
 export interface NormalizedEvent {
@@ -17,6 +17,8 @@ export interface NormalizedEvent {
   extra: string | null;
   /** Values at the store's hot paths, in their order (empty when there are none). */
   hot: HotValue[];
+  /** Which forgettable schema paths the event uses (SchemaTree.endEvent; 0 without a schema). */
+  shape: number;
 }
 
 export interface NormalizeOptions extends RecordLimits {
@@ -80,6 +82,7 @@ export function normalizeEvent(raw: unknown, def: SourceDef, opts: NormalizeOpti
   let where = 'metadata';
   let metadata: unknown[];
   let extra: Record<string, unknown> | null = null;
+  schema?.beginEvent();
   try {
     if (typeof msg === 'string') {
       where = messageStandsIn ? 'message' : 'event_message';
@@ -94,16 +97,19 @@ export function normalizeEvent(raw: unknown, def: SourceDef, opts: NormalizeOpti
       where = k;
       checkString(k, opts, 'the key');
       const node = schema === null ? null : schema.child(schema.root, k, v);
-      schema?.noteTopLevel(k);
-      (extra ??= {})[k] = recordCopy(v, 2, node, schema, opts);
+      schema?.noteTopLevel(k, node);
+      setMember((extra ??= {}), k, recordCopy(v, 2, node, schema, opts));
     }
   } catch (e) {
-    if (e instanceof InvalidValue) return `${where}: ${e.message}`;
+    if (e instanceof InvalidValue || e instanceof FieldLimitError) return `${where}: ${e.message}`;
     throw e;
   }
 
   // One native stringify of a record-shaped copy: a flat string, no rope of small pieces.
-  const json = JSON.stringify({ id, timestamp: ts, event_message: typeof msg === 'string' ? msg : null, metadata });
+  let json = JSON.stringify({ id, timestamp: ts, event_message: typeof msg === 'string' ? msg : null, metadata });
+  // Past 2^53 µs, String(ts) is the shortest round-trip text, not the integer: write the exact one.
+  // The first `"timestamp":` is ours (id before it is a JSON string, whose quotes are escaped).
+  if (!Number.isSafeInteger(ts)) json = json.replace(`"timestamp":${String(ts)}`, `"timestamp":${timestampJson(ts)}`);
   const extraJson = extra === null ? null : JSON.stringify(extra);
 
   let hot = NO_HOT;
@@ -111,5 +117,5 @@ export function normalizeEvent(raw: unknown, def: SourceDef, opts: NormalizeOpti
     hot = new Array<HotValue>(opts.hotPaths.length);
     for (let i = 0; i < hot.length; i++) hot[i] = hotValueAt(o, opts.hotPaths[i]!);
   }
-  return { ts, project: projectAt(o, def.projectPath), json, extra: extraJson, hot };
+  return { ts, project: projectAt(o, def.projectPath), json, extra: extraJson, hot, shape: schema === null ? 0 : schema.endEvent() };
 }

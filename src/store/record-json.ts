@@ -55,9 +55,15 @@ export function copyObject(o: Record<string, unknown>, depth: number, node: Sche
     if (v === undefined) continue;
     if (k.length * 3 > lim.maxStringBytes) checkString(k, lim, 'a key');
     const child = node !== null && schema !== null ? schema.child(node, k, v) : null;
-    out[k] = recordCopy(v, depth + 1, child, schema, lim);
+    setMember(out, k, recordCopy(v, depth + 1, child, schema, lim));
   }
   return out;
+}
+
+/** `o[k] = v`, but a `__proto__` key becomes an own member (plain assignment would set the prototype). */
+export function setMember(o: Record<string, unknown>, k: string, v: unknown): void {
+  if (k === '__proto__') Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  else o[k] = v;
 }
 
 function copyArray(a: unknown[], depth: number, node: SchemaNode | null, schema: SchemaTree | null, lim: RecordLimits): unknown[] {

@@ -1,14 +1,39 @@
 // The schema a source has seen so far: a tree of field paths with BigQuery types (first-seen type
-// wins), grown cheaply while events are serialised, with an undo log so a rejected batch leaves no trace.
+// wins), grown cheaply while events are serialised, with an undo log so a rejected batch leaves no trace,
+// a bound on the distinct paths it may hold, and "shapes" (which forgettable paths an event uses) so
+// paths no held row uses any more can be pruned.
 
 import type { FieldType, SchemaField } from './types.ts';
 
 export interface SchemaNode {
   readonly field: SchemaField | null;
   children: Map<string, SchemaNode> | null;
+  /** Identity used by segments to say which paths their rows use. */
+  readonly id: number;
+  /** Event number that last touched this node (collects an event's paths once each, without a Set). */
+  stamp: number;
 }
 
-type Undo = { map: Map<string, SchemaNode>; key: string } | { top: string };
+/** Thrown from child()/noteTopLevel() when a new path would pass the bound; the batch is rejected. */
+export class FieldLimitError extends Error {}
+
+/** A path that may be forgotten: where it hangs, so pruning can unhook it. */
+interface Entry {
+  map: Map<string, SchemaNode> | null;
+  key: string;
+  node: SchemaNode | null;
+  bytes: number;
+}
+
+type Undo = { id: number } | { top: string } | { shape: string };
+
+/**
+ * Rough heap bytes of one path: node, field, path array, entries in two maps and the key string
+ * (measured: ~590 bytes a path for 10,000 nested paths of ~40-character keys).
+ */
+function entryBytes(path: readonly string[]): number {
+  return 480 + 8 * path.length + path[path.length - 1]!.length;
+}
 
 /** The BigQuery type and mode of a JSON value, or null when it tells nothing (null, empty array). */
 function typeOf(v: unknown): [FieldType, 'NULLABLE' | 'REPEATED'] | null {
@@ -32,16 +57,32 @@ function typeOf(v: unknown): [FieldType, 'NULLABLE' | 'REPEATED'] | null {
 }
 
 export class SchemaTree {
-  readonly root: SchemaNode = { field: null, children: new Map() };
+  readonly root: SchemaNode = { field: null, children: new Map(), id: 0, stamp: 0 };
   /** Fields in first-seen order. */
-  private readonly fields: SchemaField[] = [];
+  private fields: SchemaField[] = [];
   /** Top-level column names (the fixed four, `project` where it is top level, every key seen). */
   readonly topLevel = new Set<string>();
+  /** Top-level keys seen only with null values (columns without a typed field), by key. */
+  private readonly nullTops = new Map<string, number>();
+  /** Paths that count against the bound and may be pruned (everything but the fixed and seeded ones), by id. */
+  private readonly entries = new Map<number, Entry>();
+  private nextId = 1;
+  /** Ids from here on are forgettable (the fixed and seeded ones are below). */
+  private firstPrunable: number;
+  private event = 0;
+  /** Forgettable path ids the current event uses. */
+  private eventIds: number[] = [];
+  /** Shapes: the sorted forgettable ids of an event, interned; id 0 is the empty shape. */
+  private readonly shapeIds = new Map<string, number>();
+  private readonly shapes = new Map<number, { key: string; ids: Uint32Array; bytes: number }>();
+  private nextShape = 1;
   private undo: Undo[] | null = null;
   private fieldsMark = 0;
   private snapshot: SchemaField[] | null = null;
+  private bytes = 0;
 
-  constructor(topLevelProject: boolean) {
+  /** `maxFields`: distinct prunable paths (nested ones and null-only top-level keys) the tree may hold. */
+  constructor(topLevelProject: boolean, readonly maxFields = Infinity) {
     this.define([], 'id', 'STRING', 'NULLABLE');
     this.define([], 'timestamp', 'TIMESTAMP', 'NULLABLE');
     this.define([], 'event_message', 'STRING', 'NULLABLE');
@@ -51,37 +92,117 @@ export class SchemaTree {
       this.define([], 'project', 'STRING', 'NULLABLE');
       this.topLevel.add('project');
     }
+    this.firstPrunable = this.nextId;
   }
 
   private define(parentPath: string[], key: string, type: FieldType, mode: 'NULLABLE' | 'REPEATED'): void {
     const field: SchemaField = { path: [...parentPath, key], type, mode };
-    this.root.children!.set(key, { field, children: null });
+    this.root.children!.set(key, { field, children: null, id: this.nextId++, stamp: 0 });
     this.fields.push(field);
+    this.bytes += entryBytes(field.path);
+  }
+
+  /** Starts the seed: until freezeSeed() the bound does not apply. */
+  beginSeed(): void {
+    this.seeding = true;
+  }
+
+  private seeding = false;
+
+  /** Makes every path seen so far permanent (the SAMPLE-EVENTS seed): never pruned, not counted. */
+  freezeSeed(): void {
+    this.seeding = false;
+    this.entries.clear();
+    this.firstPrunable = this.nextId;
   }
 
   get metadataNode(): SchemaNode {
     return this.root.children!.get('metadata')!;
   }
 
+  /** Set when an event of the current batch was refused for the bound. */
+  limitHit = false;
+
+  private checkRoom(): void {
+    if (this.entries.size >= this.maxFields && !this.seeding) {
+      this.limitHit = true;
+      throw new FieldLimitError(`the source already has ${this.maxFields} distinct field paths, the limit (RINGQL_MAX_FIELDS_PER_SOURCE); this event would add more`);
+    }
+  }
+
+  private touch(n: SchemaNode): void {
+    n.stamp = this.event;
+    if (n.id >= this.firstPrunable) this.eventIds.push(n.id);
+  }
+
+  /** Starts collecting the paths of one event. */
+  beginEvent(): void {
+    this.event++;
+    if (this.eventIds.length > 0) this.eventIds = [];
+  }
+
+  /** The shape of the event begun last: an id for the set of forgettable paths it used (0: none). */
+  endEvent(): number {
+    const ids = this.eventIds;
+    if (ids.length === 0) return 0;
+    this.eventIds = [];
+    ids.sort((a, b) => a - b);
+    let w = 1;
+    for (let i = 1; i < ids.length; i++) if (ids[i] !== ids[w - 1]) ids[w++] = ids[i]!;
+    ids.length = w;
+    const key = ids.join(',');
+    let id = this.shapeIds.get(key);
+    if (id === undefined) {
+      id = this.nextShape++;
+      this.shapeIds.set(key, id);
+      const bytes = 150 + key.length + 4 * ids.length;
+      this.shapes.set(id, { key, ids: Uint32Array.from(ids), bytes });
+      this.bytes += bytes;
+      this.undo?.push({ shape: key });
+    }
+    return id;
+  }
+
   /** The child node for `key` holding `v`, created with v's type when new; null when v has no type yet. */
   child(parent: SchemaNode, key: string, v: unknown): SchemaNode | null {
     let map = parent.children;
     const hit = map?.get(key);
-    if (hit !== undefined) return hit;
+    if (hit !== undefined) {
+      if (hit.stamp !== this.event) this.touch(hit);
+      return hit;
+    }
     const t = typeOf(v);
     if (t === null) return null;
-    if (map === null) map = parent.children = new Map();
+    this.checkRoom();
+    if (map === null || map === undefined) map = parent.children = new Map();
     const path = parent.field === null ? [key] : [...parent.field.path, key];
-    const node: SchemaNode = { field: { path, type: t[0], mode: t[1] }, children: null };
+    const node: SchemaNode = { field: { path, type: t[0], mode: t[1] }, children: null, id: this.nextId++, stamp: this.event };
     map.set(key, node);
     this.fields.push(node.field!);
+    const bytes = entryBytes(path);
+    this.bytes += bytes;
+    this.entries.set(node.id, { map, key, node, bytes });
+    this.eventIds.push(node.id);
     this.snapshot = null;
-    this.undo?.push({ map, key });
+    this.undo?.push({ id: node.id });
     return node;
   }
 
-  /** Notes a top-level key as a column. */
-  noteTopLevel(key: string): void {
+  /** Notes a top-level key as a column; `node` is what child() gave for it (null: a null value). */
+  noteTopLevel(key: string, node: SchemaNode | null = this.root.children!.get(key) ?? null): void {
+    if (node === null) {
+      const id = this.nullTops.get(key);
+      if (id === undefined && !this.topLevel.has(key)) {
+        this.checkRoom();
+        const nid = this.nextId++;
+        const bytes = entryBytes([key]);
+        this.nullTops.set(key, nid);
+        this.entries.set(nid, { map: null, key, node: null, bytes });
+        this.bytes += bytes;
+        this.eventIds.push(nid);
+        this.undo?.push({ id: nid });
+      } else if (id !== undefined && id >= this.firstPrunable) this.eventIds.push(id);
+    }
     if (this.topLevel.has(key)) return;
     this.topLevel.add(key);
     this.undo?.push({ top: key });
@@ -89,6 +210,7 @@ export class SchemaTree {
 
   /** Starts recording changes so that rollback() can undo them. */
   begin(): void {
+    this.limitHit = false;
     this.undo = [];
     this.fieldsMark = this.fields.length;
   }
@@ -100,14 +222,93 @@ export class SchemaTree {
   rollback(): void {
     const undo = this.undo;
     this.undo = null;
+    this.eventIds = [];
     if (!undo) return;
     for (let i = undo.length - 1; i >= 0; i--) {
       const u = undo[i]!;
-      if ('top' in u) this.topLevel.delete(u.top);
-      else u.map.delete(u.key);
+      if ('top' in u) { this.topLevel.delete(u.top); continue; }
+      if ('shape' in u) { this.dropShape(this.shapeIds.get(u.shape)!); continue; }
+      const e = this.entries.get(u.id);
+      if (e === undefined) continue;
+      this.entries.delete(u.id);
+      this.bytes -= e.bytes;
+      if (e.map !== null) e.map.delete(e.key);
+      else this.nullTops.delete(e.key);
     }
     this.fields.length = this.fieldsMark;
     this.snapshot = null;
+  }
+
+  /**
+   * Forgets shapes no held row has (`held` says which are) and then every path no remaining shape
+   * uses. Returns how many paths went.
+   */
+  forgetUnused(held: (shape: number) => boolean): number {
+    const live = new Set<number>();
+    for (const [id, sh] of this.shapes) {
+      if (!held(id)) { this.dropShape(id); continue; }
+      for (const f of sh.ids) live.add(f);
+    }
+    return this.prune((id) => live.has(id));
+  }
+
+  private dropShape(id: number): void {
+    const sh = this.shapes.get(id);
+    if (sh === undefined) return;
+    this.shapes.delete(id);
+    this.shapeIds.delete(sh.key);
+    this.bytes -= sh.bytes;
+  }
+
+  /** Distinct shapes held (for tests and /health). */
+  get shapeCount(): number {
+    return this.shapes.size;
+  }
+
+  /**
+   * Forgets every prunable path whose id `live` does not hold (no held row uses it any more), with
+   * its subtree, and top-level columns left without a field. Returns how many paths went.
+   */
+  prune(live: (id: number) => boolean): number {
+    const gone = new Set<SchemaField>();
+    let n = 0;
+    const drop = (id: number, e: Entry): void => {
+      if (!this.entries.delete(id)) return;
+      n++;
+      this.bytes -= e.bytes;
+      if (e.node === null) { this.nullTops.delete(e.key); return; }
+      e.map!.delete(e.key);
+      gone.add(e.node.field!);
+      const kids = e.node.children;
+      if (kids !== null) for (const c of kids.values()) { const ce = this.entries.get(c.id); if (ce) drop(c.id, ce); }
+    };
+    for (const [id, e] of this.entries) if (!live(id)) drop(id, e);
+    if (n === 0) return 0;
+    this.fields = this.fields.filter((f) => !gone.has(f));
+    const rootKids = this.root.children!;
+    for (const k of this.topLevel) if (!rootKids.has(k) && !this.nullTops.has(k)) this.topLevel.delete(k);
+    this.snapshot = null;
+    return n;
+  }
+
+  /** Prunable paths held (what counts against the bound). */
+  get prunableCount(): number {
+    return this.entries.size;
+  }
+
+  /** Every field path held (fixed, seeded and seen), and null-only top-level columns. */
+  get size(): number {
+    return this.fields.length + this.nullTops.size;
+  }
+
+  /** A rough estimate of the heap the tree (and its shapes) takes, in bytes. */
+  get approxBytes(): number {
+    return this.bytes;
+  }
+
+  /** The top-level field named exactly `key` (constant time). */
+  topField(key: string): SchemaField | undefined {
+    return this.root.children!.get(key)?.field ?? undefined;
   }
 
   /** Every field seen, first-seen order; the array is shared until the schema changes (do not mutate). */

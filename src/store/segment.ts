@@ -14,6 +14,8 @@ export interface RowData extends RowText {
   readonly pid: ArrayLike<number>;
   /** Dictionary ids per hot key (in SourceStore.hotKeys order). */
   readonly hot: readonly ArrayLike<number>[];
+  /** Schema shape of each row: which forgettable field paths it uses (SchemaTree.endEvent; 0 = none). */
+  readonly shape: ArrayLike<number>;
   /** UTF-8 bytes of row r's JSON and of its extra columns (0 when it has none). */
   jsonBytesOf(r: number): number;
   extraBytesOf(r: number): number;
@@ -44,6 +46,7 @@ export class OpenSegment implements RowData {
   private readonly off: number[] = [];
   private readonly split: number[] = [];
   readonly hot: number[][];
+  readonly shape: number[] = [];
   /** UTF-8 bytes of all rows. */
   bytes = 0;
   /** Rows with ts below the store's watermark (already counted as evicted). */
@@ -60,13 +63,13 @@ export class OpenSegment implements RowData {
     return this.ts.length;
   }
 
-  append(ts: number, seq: number, pid: number, json: string, extra: string | null, hot: readonly number[]): void {
+  append(ts: number, seq: number, pid: number, json: string, extra: string | null, hot: readonly number[], shape = 0): void {
     const jl = Buffer.byteLength(json, 'utf8'), xl = extra === null ? 0 : Buffer.byteLength(extra, 'utf8');
     const at = this.reserve(jl + xl);
     // Pure ASCII (as many bytes as characters) is written as Latin-1: the same bytes, no encoding.
     this.slab.write(json, at, jl, jl === json.length ? 'latin1' : 'utf8');
     if (extra !== null) this.slab.write(extra, at + jl, xl, xl === extra.length ? 'latin1' : 'utf8');
-    this.push(ts, seq, pid, at, at + jl, hot);
+    this.push(ts, seq, pid, at, at + jl, hot, shape);
   }
 
   /** Appends row r of another segment, copying its bytes. */
@@ -74,7 +77,7 @@ export class OpenSegment implements RowData {
     const jl = src.jsonBytesOf(r), xl = src.extraBytesOf(r);
     const at = this.reserve(jl + xl);
     src.copyRow(r, this.slab, at);
-    this.push(src.ts[r]!, src.seq[r]!, src.pid[r]!, at, at + jl, hot);
+    this.push(src.ts[r]!, src.seq[r]!, src.pid[r]!, at, at + jl, hot, src.shape[r]!);
   }
 
   /** Makes room for n more bytes; returns where they go. */
@@ -89,7 +92,8 @@ export class OpenSegment implements RowData {
     return at;
   }
 
-  private push(ts: number, seq: number, pid: number, at: number, split: number, hot: readonly number[]): void {
+  private push(ts: number, seq: number, pid: number, at: number, split: number, hot: readonly number[], shape: number): void {
+    this.shape.push(shape);
     this.ts.push(ts);
     this.seq.push(seq);
     this.pid.push(pid);
@@ -159,6 +163,7 @@ export class Segment implements RowData {
     /** Row indices in ascending ts order. */
     readonly byTs: Uint32Array,
     readonly runs: Map<number, Run>,
+    readonly shape: Uint32Array = new Uint32Array(ts.length),
   ) {
     this.bytes = slab.length;
     const n = (this.n = ts.length);
@@ -241,6 +246,7 @@ function build(a: RowData, b: RowData | null, na: number, order: ArrayLike<numbe
   const ts = new Float64Array(n), seq = new Float64Array(n), pid = new Uint32Array(n);
   const off = new Uint32Array(n + 1), split = new Uint32Array(n);
   const hot = a.hot.map(() => new Uint32Array(n));
+  const shape = new Uint32Array(n);
   const runs = new Map<number, Run>();
   let total = 0;
   for (let i = 0; i < n; i++) {
@@ -264,6 +270,7 @@ function build(a: RowData, b: RowData | null, na: number, order: ArrayLike<numbe
     split[i] = at + src.jsonBytesOf(r);
     at += src.copyRow(r, slab, at);
     for (let h = 0; h < hot.length; h++) hot[h]![i] = src.hot[h]![r]!;
+    shape[i] = src.shape[r]!;
     if (run === null || pid[i - 1] !== p) {
       if (run !== null) run.end = i;
       run = { start: i, end: n };
@@ -271,7 +278,7 @@ function build(a: RowData, b: RowData | null, na: number, order: ArrayLike<numbe
     }
   }
   off[n] = at;
-  return new Segment(ts, seq, pid, slab, off, split, hot, byTsOf(ts, seq), runs);
+  return new Segment(ts, seq, pid, slab, off, split, hot, byTsOf(ts, seq), runs, shape);
 }
 
 function sortByTs(ts: Float64Array, seq: Float64Array): Uint32Array {

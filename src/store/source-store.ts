@@ -6,6 +6,7 @@ import { RingqlError } from '../core/errors.ts';
 import type { IngestResult, ScanBatch, ScanSpec, SchemaField, SourceDef, StoreConfig } from './types.ts';
 import { normalizeEvent, type NormalizedEvent, type NormalizeOptions } from './event.ts';
 import { SchemaTree } from './schema-tree.ts';
+import { DEFAULT_LIMITS } from '../core/limits.ts';
 import { SAMPLE_EVENTS } from './sample-events.ts';
 import { copyObject } from './record-json.ts';
 import { INEXACT, INEXACT_ID, hotKeyOf, type HotValue } from './hot-paths.ts';
@@ -29,6 +30,9 @@ export interface SourceStoreStats {
   watermark: number;
   lastSeq: number;
   projects: number;
+  /** Field paths the schema holds (fixed, seeded and seen), and a rough estimate of their heap bytes. */
+  schemaFields: number;
+  schemaBytes: number;
 }
 
 export class SourceStore {
@@ -52,6 +56,11 @@ export class SourceStore {
   private seq = 0;
   private evictedRows = 0;
   private droppedRows = 0;
+  /** Rows physically held at the last schema prune, and appended since (see pruneSchema). */
+  private heldAtPrune = 0;
+  private appendedSincePrune = 0;
+  /** An event with forgettable paths was dropped (older than the watermark) since the last prune. */
+  private shapesDropped = false;
 
   constructor(def: SourceDef, config: StoreConfig, hotPaths: string[][] = []) {
     this.def = def;
@@ -67,16 +76,19 @@ export class SourceStore {
     // A merge briefly holds both inputs and its output: small slabs keep that transient (and what the
     // allocator may keep of freed slabs) small, while scans still see few segments.
     this.maxSegmentBytes = Math.max(1, Math.min(SEGMENT_BYTES, Math.floor(config.maxBytes / 16)));
-    this.schemaTree = new SchemaTree(def.projectPath.length === 1 && def.projectPath[0] === 'project');
+    this.schemaTree = new SchemaTree(def.projectPath.length === 1 && def.projectPath[0] === 'project', config.maxFieldsPerSource ?? DEFAULT_LIMITS.maxFieldsPerSource);
     const sample = SAMPLE_EVENTS[def.name];
+    this.schemaTree.beginSeed();
     if (sample) {
       const lim = { maxEventDepth: 1000, maxStringBytes: Number.MAX_SAFE_INTEGER };
       const s = this.schemaTree;
       for (const k of Object.keys(sample)) {
         if (k === 'metadata') copyObject(sample[k] as Record<string, unknown>, 2, s.metadataNode, s, lim);
-        else if (k !== 'id' && k !== 'timestamp' && k !== 'event_message') { s.child(s.root, k, sample[k]); s.noteTopLevel(k); }
+        else if (k !== 'id' && k !== 'timestamp' && k !== 'event_message') s.noteTopLevel(k, s.child(s.root, k, sample[k]));
       }
     }
+    // SAMPLE-EVENTS paths are always there: never forgotten, not counted against the bound.
+    this.schemaTree.freezeSeed();
   }
 
   // ---- ingest ------------------------------------------------------------------------------
@@ -94,6 +106,36 @@ export class SourceStore {
       schema: this.schemaTree,
       hotPaths: this.hotPaths,
     };
+    let n = this.normalizeAll(events, opts);
+    // At the field bound, paths of rows removed since the last prune may still count: prune now, retry once.
+    if (n.invalid > 0 && this.schemaTree.limitHit && this.pruneSchema(true)) n = this.normalizeAll(events, opts);
+    const { ok, errors, invalid } = n;
+    if (invalid > 0) {
+      throw new RingqlError('invalid_events', `${invalid} of ${events.length} events are invalid; nothing was stored`, { errors });
+    }
+    this.schemaTree.commit();
+
+    let stored = 0, dropped = 0;
+    const hot = new Array<number>(this.hotPaths.length);
+    for (let i = 0; i < ok.length; i++) {
+      const e = ok[i]!;
+      if (e.ts < this.wm) { dropped++; if (e.shape !== 0) this.shapesDropped = true; continue; }
+      for (let h = 0; h < hot.length; h++) hot[h] = this.hotId(h, e.hot[h]!);
+      this.open.append(e.ts, ++this.seq, this.projectId(e.project), e.json, e.extra, hot, e.shape);
+      this.appendedSincePrune++;
+      stored++;
+      // By rows, or by bytes (a few thousand big events must not grow one slab without bound).
+      if (this.open.n >= this.config.segmentRows || this.open.bytes >= this.maxSegmentBytes) this.seal();
+    }
+    this.droppedRows += dropped;
+    this.enforceCapacity();
+    this.compactHotDicts();
+    this.pruneSchema();
+    return { stored, dropped };
+  }
+
+  /** Normalises every event, growing the schema; rolled back when any is invalid (else the caller commits). */
+  private normalizeAll(events: unknown[], opts: NormalizeOptions): { ok: NormalizedEvent[]; errors: { index: number; message: string }[]; invalid: number } {
     const ok = new Array<NormalizedEvent>(events.length);
     const errors: { index: number; message: string }[] = [];
     let invalid = 0;
@@ -110,27 +152,32 @@ export class SourceStore {
       this.schemaTree.rollback();
       throw e;
     }
-    if (invalid > 0) {
-      this.schemaTree.rollback();
-      throw new RingqlError('invalid_events', `${invalid} of ${events.length} events are invalid; nothing was stored`, { errors });
-    }
-    this.schemaTree.commit();
+    if (invalid > 0) this.schemaTree.rollback();
+    return { ok, errors, invalid };
+  }
 
-    let stored = 0, dropped = 0;
-    const hot = new Array<number>(this.hotPaths.length);
-    for (let i = 0; i < ok.length; i++) {
-      const e = ok[i]!;
-      if (e.ts < this.wm) { dropped++; continue; }
-      for (let h = 0; h < hot.length; h++) hot[h] = this.hotId(h, e.hot[h]!);
-      this.open.append(e.ts, ++this.seq, this.projectId(e.project), e.json, e.extra, hot);
-      stored++;
-      // By rows, or by bytes (a few thousand big events must not grow one slab without bound).
-      if (this.open.n >= this.config.segmentRows || this.open.bytes >= this.maxSegmentBytes) this.seal();
+  /**
+   * Forgets schema paths no held row uses any more: counts the shapes of the visible rows (those
+   * evicted but not yet purged do not count) and prunes the rest. Amortised: it runs once the rows
+   * evicted since the last run reach 1/8 of those held, so its O(rows) cost is O(1) per evicted row.
+   */
+  private pruneSchema(force = false): boolean {
+    const held = this.rowCount;
+    const removed = this.heldAtPrune + this.appendedSincePrune - held;
+    const due = force ? removed > 0 || this.shapesDropped : removed > 0 && (removed * 8 >= held || held === 0);
+    if (!due) return false;
+    this.heldAtPrune = held;
+    this.appendedSincePrune = 0;
+    this.shapesDropped = false;
+    if (this.schemaTree.shapeCount === 0) return false;
+    const live = new Set<number>();
+    for (const seg of this.segments) {
+      const { shape, byTs } = seg;
+      for (let i = seg.hidden; i < seg.n; i++) { const sh = shape[byTs[i]!]!; if (sh !== 0) live.add(sh); }
     }
-    this.droppedRows += dropped;
-    this.enforceCapacity();
-    this.compactHotDicts();
-    return { stored, dropped };
+    const { shape, ts } = this.open;
+    for (let i = 0; i < shape.length; i++) if (shape[i] !== 0 && ts[i]! >= this.wm) live.add(shape[i]!);
+    return this.schemaTree.forgetUnused((id) => live.has(id)) > 0;
   }
 
   private projectId(p: string | null): number {
@@ -189,6 +236,7 @@ export class SourceStore {
     this.raiseWatermark(nowUs - this.config.retentionUs);
     this.enforceCapacity();
     this.compactHotDicts();
+    this.pruneSchema();
   }
 
   /**
@@ -384,6 +432,11 @@ export class SourceStore {
     return this.schemaTree.list();
   }
 
+  /** The top-level field named exactly `name`, in constant time (undefined: none typed yet). */
+  topLevelField(name: string): SchemaField | undefined {
+    return this.schemaTree.topField(name);
+  }
+
   /** id, timestamp, event_message, metadata, `project` where it is top level, and every top-level key seen. */
   topLevelColumns(): Set<string> {
     return this.schemaTree.topLevel;
@@ -408,6 +461,8 @@ export class SourceStore {
       watermark: this.wm,
       lastSeq: this.seq,
       projects: this.projectNames.length - 1,
+      schemaFields: this.schemaTree.size,
+      schemaBytes: this.schemaTree.approxBytes,
     };
   }
 }

@@ -44,6 +44,7 @@ export function defaultStoreConfig(env: Record<string, string | undefined> = pro
     segmentRows: 4096,
     maxEventDepth: limits.maxEventDepth,
     maxStringBytes: limits.maxFieldBytes,
+    maxFieldsPerSource: limits.maxFieldsPerSource,
   };
 }
 

@@ -23,6 +23,8 @@ export interface StoreConfig {
   /** Validation limits per event. */
   maxEventDepth: number;
   maxStringBytes: number;
+  /** Distinct field paths a source's schema may hold beyond the seeded ones (default: DEFAULT_LIMITS). */
+  maxFieldsPerSource?: number;
 }
 
 export interface IngestResult {

@@ -29,7 +29,8 @@ export class ScanExec implements Operator {
       else if (name === 'project' && topProject) a = (r) => (r as ScanRow).project;
       else if (name === 'id' || name === 'event_message') a = (r) => (r as ScanRow).head(name);
       else if (BASE_COLUMNS.has(name)) a = (r) => (r as ScanRow).base()[name] ?? null;
-      else a = (r) => (r as ScanRow).extras()[name] ?? (null as Value);
+      // Own members only: an event without a `constructor` key reads NULL, not Object.prototype's.
+      else a = (r) => { const x = (r as ScanRow).extras(); return Object.hasOwn(x, name) ? (x[name] ?? null) : (null as Value); };
       this.accessors.set(c.id, a);
     }
   }
