@@ -26,7 +26,13 @@ const IPV6_FORMS = [
  * Every lookbehind is of bounded length (≤ 6 characters), so matching stays linear.
  */
 const IPV6_LEFT = '(?<![0-9A-Za-z])(?<!::)(?<!(?<![0-9A-Za-z_.])[0-9A-Fa-f]{1,4}:)';
-const IPV6 = `${IPV6_LEFT}(?:${IPV6_FORMS.join('|')})(?![0-9A-Za-z_:]|\\.\\d)`;
+/**
+ * A full eight-group address followed by `:port` (seen in logs without the brackets RFC 3986 asks for):
+ * the address is the eight groups. One group of three or four digits at least, so a run of two-digit
+ * groups (a MAC-like `ff:ee:dd:…`) stays what it is.
+ */
+const IPV6_WITH_PORT = `(?=(?:${H}:){0,7}[0-9A-Fa-f]{3})(?:${H}:){7}${H}(?=:\\d{1,5}(?![0-9A-Za-z_:]|\\.\\d))`;
+const IPV6 = `${IPV6_LEFT}(?:${IPV6_WITH_PORT}|(?:${IPV6_FORMS.join('|')})(?![0-9A-Za-z_:]|\\.\\d))`;
 
 /** Global pattern matching one address per hit; IPv6 is tried first so `::ffff:1.2.3.4` is one address. */
 export const IP_ADDRESS = new RegExp(`${IPV6}|${IPV4}`, 'g');

@@ -19,7 +19,7 @@ beforeAll(async () => {
   server = await startTestServer(service);
   const created = await rawRequest(server.port, {
     method: 'POST', path: '/api/endpoints', headers: { ...auth, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ name: 'redacting.cast', query: 'select cast(event_message as int64) as n from `edge.logs.prod`', redact_pii: true, cache_duration_seconds: 0 }),
+    body: JSON.stringify({ name: 'redacting.regex', query: 'select regexp_contains(event_message, @pattern) as r from `edge.logs.prod`', redact_pii: true, cache_duration_seconds: 0 }),
   });
   expect(created.status).toBe(201);
 });
@@ -31,13 +31,41 @@ afterAll(async () => {
 const sandbox = (sql: string, headers: Record<string, string | string[]> = {}) =>
   rawRequest(server.port, { path: `/api/endpoints/query/logs.all?project=p&sql=${encodeURIComponent(sql)}`, headers: { ...auth, ...headers } });
 
+// Errors never quote row values (src/fn/cast.ts, src/exec/regex.ts); what they may quote is the caller's
+// own text — a regex literal, a parameter value — and that is where an address can still appear.
 const FAILING = {
+  'a bad regex literal': `select regexp_contains(event_message, '${ADDRESS}(') as r from edge_logs`,
+  'a bad regex in a subquery literal': `select (select regexp_extract('x', '(${ADDRESS})(')) as r`,
+};
+const ROW_VALUE_ERRORS = {
   'a failed CAST': 'select cast(event_message as int64) as n from edge_logs',
   'a bad TIMESTAMP string': 'select timestamp(event_message) as t from edge_logs',
   'a bad regex built from a row value': "select regexp_contains('x', event_message) as r from edge_logs",
 };
 
 describe('error bodies of a redacted request', () => {
+  for (const [what, sql] of Object.entries(ROW_VALUE_ERRORS)) {
+    it(`${what}: the row value is never quoted, redacted or not`, async () => {
+      for (const headers of [{}, ON]) {
+        const r = await sandbox(sql, headers);
+        expect(r.status).toBe(400);
+        expect(JSON.parse(r.body).error.code).toBe('query_error');
+        expect(r.body).not.toContain(ADDRESS);
+      }
+    });
+  }
+
+  it('a bad timestamp parameter value is quoted, and REDACTED with the header', async () => {
+    const path = `/api/endpoints/query/logs.all?project=p&iso_timestamp_start=${ADDRESS}`;
+    const plain = await rawRequest(server.port, { path, headers: auth });
+    expect(plain.status).toBe(400);
+    expect(plain.body).toContain(ADDRESS);
+    const redacted = await rawRequest(server.port, { path, headers: { ...auth, ...ON } });
+    expect(redacted.status).toBe(400);
+    expect(redacted.body).not.toContain(ADDRESS);
+    expect(redacted.body).toContain('REDACTED');
+  });
+
   for (const [what, sql] of Object.entries(FAILING)) {
     it(`${what}: the address is quoted without redaction and REDACTED with the header`, async () => {
       const plain = await sandbox(sql);
@@ -52,26 +80,29 @@ describe('error bodies of a redacted request', () => {
   }
 
   it('an endpoint with redact_pii redacts its errors with no header at all, by name and by id', async () => {
-    const r = await rawRequest(server.port, { path: '/api/endpoints/query/redacting.cast', headers: auth });
+    const q = `?pattern=${encodeURIComponent(`${ADDRESS}(`)}`;
+    const r = await rawRequest(server.port, { path: `/api/endpoints/query/redacting.regex${q}`, headers: auth });
     expect(r.status).toBe(400);
     expect(r.body).not.toContain(ADDRESS);
     expect(r.body).toContain('REDACTED');
-    const id = (JSON.parse((await rawRequest(server.port, { path: '/api/endpoints/redacting.cast', headers: auth })).body) as { id: string }).id;
-    const byId = await rawRequest(server.port, { path: `/api/endpoints/query/${id}`, headers: { ...auth, 'LF-ENDPOINT-REDACT-PII': 'false' } });
+    const id = (JSON.parse((await rawRequest(server.port, { path: '/api/endpoints/redacting.regex', headers: auth })).body) as { id: string }).id;
+    const byId = await rawRequest(server.port, { path: `/api/endpoints/query/${id}${q}`, headers: { ...auth, 'LF-ENDPOINT-REDACT-PII': 'false' } });
     expect(byId.status).toBe(400);
     expect(byId.body).not.toContain(ADDRESS);
   });
 
   it('details are redacted too (the bad pattern is echoed under "pattern")', async () => {
-    const r = await sandbox(FAILING['a bad regex built from a row value'], ON);
-    expect(JSON.parse(r.body).error.pattern).toBe('client REDACTED said (hi');
+    const plain = await sandbox(FAILING['a bad regex literal']);
+    expect(JSON.parse(plain.body).error.pattern).toBe(`${ADDRESS}(`);
+    const r = await sandbox(FAILING['a bad regex literal'], ON);
+    expect(JSON.parse(r.body).error.pattern).toBe('REDACTED(');
   });
 });
 
 describe('a repeated LF-ENDPOINT-REDACT-PII header: the most restrictive copy wins', () => {
   for (const copies of [['false', 'true'], ['true', 'false'], ['TRUE', 'no']]) {
     it(`${copies.join(' then ')} redacts`, async () => {
-      const r = await sandbox(FAILING['a failed CAST'], { 'LF-ENDPOINT-REDACT-PII': copies });
+      const r = await sandbox(FAILING['a bad regex literal'], { 'LF-ENDPOINT-REDACT-PII': copies });
       expect(r.status).toBe(400);
       expect(r.body).not.toContain(ADDRESS);
       expect(r.body).toContain('REDACTED');
@@ -79,7 +110,7 @@ describe('a repeated LF-ENDPOINT-REDACT-PII header: the most restrictive copy wi
   }
 
   it('false twice does not redact', async () => {
-    const r = await sandbox(FAILING['a failed CAST'], { 'LF-ENDPOINT-REDACT-PII': ['false', 'false'] });
+    const r = await sandbox(FAILING['a bad regex literal'], { 'LF-ENDPOINT-REDACT-PII': ['false', 'false'] });
     expect(r.body).toContain(ADDRESS);
   });
 

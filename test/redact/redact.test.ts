@@ -46,6 +46,9 @@ const spec6: [string, string][] = [
   ['[2001:db8::1]', '[REDACTED]'],
   ['ip=::1,', 'ip=REDACTED,'],
   ['Remote:fe80::1', 'Remote:REDACTED'],
+  // A full address with a port and no brackets: the eight groups are the address.
+  ['from 2001:0db8:85a3:0000:0000:8a2e:0370:7334:8080', 'from REDACTED:8080'],
+  ['ff:ee:dd:cc:bb:aa:99:88:77 (a colon run of two-digit groups)', 'ff:ee:dd:cc:bb:aa:99:88:77 (a colon run of two-digit groups)'],
   ['source:2001:db8::1', 'source:REDACTED'],
   ['x_fe80::1', 'x_REDACTED'],
   ['a.2001:db8::1', 'a.REDACTED'],
