@@ -7,6 +7,7 @@ import type { ColInfo, Plan } from '../plan/bound.ts';
 import { buildOperator } from './build.ts';
 import { ExecContext, type Budget } from './context.ts';
 import { withMeter } from '../core/work-meter.ts';
+import { timestampJson } from '../core/time.ts';
 import type { Accessor } from '../fn/compile-expr.ts';
 import type { Operator } from './operator.ts';
 import type { ScanRow } from './scan-row.ts';
@@ -58,6 +59,8 @@ class JsonRun {
   private readonly splice: ((row: unknown) => ScanRow) | null;
   private readonly accs: Accessor[];
   private readonly keys: string[];
+  /** Per column: its JSON writer (TIMESTAMP columns print exact µs, the maximum included). */
+  private readonly fmts: ((v: Value) => string)[];
   private readonly out = new BodyWriter();
   private preload = 0;
   private rows = 0;
@@ -70,6 +73,7 @@ class JsonRun {
     this.splice = spliceAccessor(plan, this.op);
     this.accs = plan.cols.map((c) => this.op.acc(c.id));
     this.keys = plan.cols.map((c, i) => (i === 0 ? '{' : ',') + JSON.stringify(c.name) + ':');
+    this.fmts = plan.cols.map((c) => (c.type === 'TIMESTAMP' ? timestampValueJson : valueToJson));
     this.out.write('{"result":[');
   }
 
@@ -82,13 +86,13 @@ class JsonRun {
     }
     const b = this.op.next();
     if (b === null) return this.finish();
-    const { out, splice, accs, keys, cap } = this;
+    const { out, splice, accs, keys, cap, fmts } = this;
     for (const r of b) {
       if (cap !== null && this.rows >= cap) { this.truncated = true; return this.finish(); }
       if (this.rows++ > 0) out.write(',');
       if (splice) { out.write(splice(r).jsonBytes()); continue; }
       let s = '';
-      for (let i = 0; i < accs.length; i++) s += keys[i] + valueToJson(accs[i]!(r));
+      for (let i = 0; i < accs.length; i++) s += keys[i] + fmts[i]!(accs[i]!(r));
       out.write(accs.length ? s + '}' : '{}');
     }
     this.ctx.meter.tick(b.length);
@@ -105,6 +109,10 @@ class JsonRun {
     this.out.write(']}');
     return { body: this.out.finish(), rowCount: this.rows, truncated: this.truncated, rowsProcessed: this.ctx.rowsProcessed };
   }
+}
+
+function timestampValueJson(v: Value): string {
+  return typeof v === 'number' && Number.isInteger(v) ? timestampJson(v) : valueToJson(v);
 }
 
 /** Runs a plan to its JSON body in one synchronous go (CLI, tests, the bucket cache's small plans). */
