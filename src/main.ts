@@ -4,8 +4,9 @@
 import { randomUUID } from 'node:crypto';
 import { totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { createQueryService } from './endpoints/service.ts';
-import type { QueryService } from './endpoints/service-types.ts';
+import { createQueryService, type EngineService } from './endpoints/service.ts';
+import { durabilityFromEnv, recoverStore, type DurabilityConfig, type Recovered } from './durable/durability.ts';
+import { CorruptWalError } from './durable/wal-recovery.ts';
 import { Store, defaultStoreConfig, fullStoreBytes } from './store/store.ts';
 import { nowMicros, parseTimestamp } from './core/time.ts';
 import { parseAccessTokens, type TokenSet } from './http/auth.ts';
@@ -28,6 +29,9 @@ interface Config {
   corsOrigin: string;
   limits: Limits;
   http: HttpLimits;
+  durability: DurabilityConfig;
+  /** `--discard-corrupt`: set damaged write-ahead log files aside instead of refusing to start. */
+  discardCorrupt: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -59,16 +63,19 @@ function readConfig(env: Env): Config {
     corsOrigin,
     limits,
     http: httpLimitsFromEnv(env, limits.maxConcurrentRequests),
+    durability: durabilityFromEnv(env),
+    discardCorrupt: process.argv.includes('--discard-corrupt'),
   };
 }
 
 /** A week of synthetic events for a few projects, ingested per source in batches. */
-async function loadDemo(service: QueryService): Promise<void> {
+async function loadDemo(service: EngineService): Promise<void> {
   const { generateEvents } = await import('./gen/generate.ts');
   const batches = new Map<string, unknown[]>();
   let done = 0;
   const flush = (source: string, batch: unknown[]): void => {
-    service.ingest(source, batch);
+    // Demo data is made anew at every start: it is not written to the log.
+    service.ingestVolatile(source, batch);
     done += batch.length;
     batch.length = 0;
   };
@@ -94,7 +101,7 @@ async function loadDemo(service: QueryService): Promise<void> {
  * ahead (same seed, so the same projects) and each event is ingested when its time comes, with a new
  * id. Returns the stop function.
  */
-async function startTrickle(service: QueryService, log: (line: string) => void): Promise<() => void> {
+async function startTrickle(service: EngineService, log: (line: string) => void): Promise<() => void> {
   const { generateEvents, GEN_SOURCE_NAMES } = await import('./gen/generate.ts');
   const windowSeconds = 120;
   let due: { ts: number; source: string; event: Record<string, unknown> }[] = [];
@@ -120,7 +127,7 @@ async function startTrickle(service: QueryService, log: (line: string) => void):
     }
     for (const [source, events] of batches) {
       try {
-        service.ingest(source, events);
+        service.ingestVolatile(source, events);
       } catch (err) {
         log(`demo: trickle into ${source} failed: ${err instanceof Error ? err.message : String(err)}`);
       }
@@ -165,6 +172,22 @@ async function main(): Promise<void> {
       'the process could be killed for lack of memory. Lower the capacity (or RINGQL_RETENTION_HOURS).');
   }
   const service = await createQueryService({ store, stateDir: cfg.stateDir, limits: cfg.limits });
+  // Everything acknowledged before comes back before the server listens (SPEC §12).
+  let recovered: Recovered;
+  try {
+    log(`ringql: recovering from ${cfg.stateDir}/wal`);
+    recovered = recoverStore(store, cfg.stateDir, cfg.durability, { discardCorrupt: cfg.discardCorrupt, nowUs: nowMicros, log });
+  } catch (err) {
+    if (err instanceof CorruptWalError) {
+      log(`ringql: ${err.message}`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const rep = recovered.report;
+  log(`ringql: recovered ${rep.events} events (${rep.records} batches, ${(rep.bytes / 2 ** 20).toFixed(1)} MB) in ${(rep.ms / 1000).toFixed(2)} s` +
+    (rep.ms > 0 ? ` (${(rep.bytes / 2 ** 20 / (rep.ms / 1000)).toFixed(1)} MB/s)` : '') + `; fsync ${cfg.durability.fsync}`);
+  service.attachWal(recovered.wal, rep);
   if (cfg.demo) await loadDemo(service);
   const server = await startServer({
     service,
@@ -189,7 +212,12 @@ async function main(): Promise<void> {
   if (cfg.demo) out.push(...curlExamples(base));
   process.stdout.write(`${out.join('\n')}\n`);
 
-  const evictTimer = setInterval(() => store.evict(nowMicros()), EVICT_EVERY_MS);
+  const evictTimer = setInterval(() => {
+    const now = nowMicros();
+    store.evict(now);
+    // Log files whose every event is past retention are evicted from memory already: let them go.
+    recovered.wal.dropOlderThan(now - store.config.retentionUs);
+  }, EVICT_EVERY_MS);
   evictTimer.unref();
 
   let stopping = false;
@@ -204,6 +232,7 @@ async function main(): Promise<void> {
     clearInterval(evictTimer);
     server
       .close()
+      .then(() => recovered.wal.close())
       .then(() => {
         service.close();
         process.exit(0);

@@ -68,7 +68,7 @@ export async function queryCommand(argv: string[], io: Io = stdio): Promise<numb
       if (eq <= 0) { io.err(`--load needs <source>=<file.ndjson>, got "${spec}"\n`); return 2; }
       const source = spec.slice(0, eq), file = spec.slice(eq + 1);
       if (!store.source(source)) { io.err(`--load: unknown source "${source}"; sources: ${store.sources().map((s) => s.def.name).join(', ')}\n`); return 2; }
-      const r = await loadNdjson(file, (events) => service.ingest(source, events), io);
+      const r = await loadNdjson(file, (events) => service.ingestVolatile(source, events), io);
       io.err(`loaded ${r.events} events from ${file} into ${source}${r.dropped ? ` (${r.dropped} older than retention dropped)` : ''}\n`);
     }
     if (endpoint) {

@@ -1,9 +1,9 @@
-// The write-ahead log (SPEC §12): framed, checksummed records appended to numbered segment files.
-// Concurrent appends share one write (group commit); RINGQL_FSYNC=always syncs before acknowledging,
-// `interval` at most every RINGQL_FSYNC_MS. A failed write is cut back off the file and rejected.
+// The write-ahead log (SPEC §12): framed, checksummed records appended to numbered segment files,
+// written synchronously inside the ingest (so a batch is logged before it is stored, with no await in
+// between); RINGQL_FSYNC=always makes the acknowledgement wait for an fsync that concurrent batches
+// share (group commit), `interval` syncs at most every RINGQL_FSYNC_MS. A failed write is cut back off.
 
-import { mkdirSync, readdirSync, unlinkSync, statSync } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { closeSync, fdatasync, fdatasyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { RingqlError } from '../core/errors.ts';
 import { frame } from './record-frame.ts';
@@ -17,13 +17,6 @@ export interface WalOptions {
   /** A segment file is closed and a new one started past this size (default 64 MiB). */
   segmentBytes?: number;
   log?: (line: string) => void;
-}
-
-interface Pending {
-  buf: Buffer;
-  maxTs: number;
-  resolve: () => void;
-  reject: (err: Error) => void;
 }
 
 /** One segment file: its number, and the newest event time it holds (for the retention checkpoint). */
@@ -59,18 +52,20 @@ export function listWalFiles(dir: string): WalFile[] {
 }
 
 export class Wal {
-  private fh: FileHandle | null = null;
+  private fd: number | null = null;
   private current: WalFile;
   private offset = 0;
-  private queue: Pending[] = [];
-  private writing = false;
-  private dirty = false;
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
   private lastSyncMs = 0;
   private writeErrors = 0;
-  private groups = 0;
-  /** The last write failed: the next one starts a new segment file (space may have returned elsewhere). */
+  private syncs = 0;
+  /** Bytes written since the last fsync, and the fsync in flight (group commit: one fsync serves every write before it). */
+  private unsynced = false;
+  private syncing: Promise<void> | null = null;
+  private syncAgain = false;
+  private waiters: { resolve: () => void; reject: (e: Error) => void }[] = [];
+  /** The last write failed: the next one starts a new segment file (space may have returned). */
   private broken = false;
   private readonly segmentBytes: number;
   private readonly done: WalFile[];
@@ -86,110 +81,110 @@ export class Wal {
    * Opens the log for appending in a new segment file after `previous` (the files recovery read, with
    * their newest event times), so a torn tail of an old file is never written after.
    */
-  static async open(opts: WalOptions, previous: WalFile[]): Promise<Wal> {
+  static open(opts: WalOptions, previous: WalFile[]): Wal {
     mkdirSync(opts.dir, { recursive: true });
     const wal = new Wal(opts, previous);
-    wal.fh = await open(wal.current.path, 'a');
+    wal.fd = openSync(wal.current.path, 'a');
     if (opts.fsync === 'interval') {
-      wal.timer = setInterval(() => void wal.syncIfDirty(), opts.fsyncMs);
+      wal.timer = setInterval(() => { if (wal.unsynced) wal.syncNow().catch(() => {}); }, opts.fsyncMs);
       wal.timer.unref();
     }
     return wal;
   }
 
   /**
-   * Appends one record; resolves once it is written (and synced, with fsync=always). `maxTs` is the newest
-   * event time in it (µs), for the retention checkpoint. Rejects with 503 storage_unavailable when the
-   * write fails; nothing of the record stays in the file then.
+   * Appends one record synchronously (the page cache holds it: a crash of the process loses nothing).
+   * `maxTs` is the newest event time in it (µs), for the retention checkpoint. Throws 503
+   * storage_unavailable when the write fails; nothing of the record stays in the file then.
    */
-  append(type: number, payload: Buffer, maxTs: number): Promise<void> {
-    if (this.closed) return Promise.reject(unavailable('the server is shutting down'));
+  appendSync(type: number, payload: Buffer, maxTs: number): void {
+    if (this.closed) throw unavailable('the server is shutting down');
+    const buf = frame(type, payload);
+    try {
+      if (this.current.bytes >= this.segmentBytes || this.broken || this.fd === null) this.roll();
+      const fd = this.fd!;
+      const at = this.offset;
+      try {
+        for (let written = 0; written < buf.length;) {
+          const n = writeSync(fd, buf, written, buf.length - written);
+          if (n <= 0) throw new Error('the disk accepted no bytes');
+          written += n;
+        }
+      } catch (err) {
+        // Cut a partial write back off, so the next record starts where a reader expects one.
+        try { ftruncateSync(fd, at); } catch { /* the file is abandoned below */ }
+        this.broken = true;
+        throw err;
+      }
+      this.offset = at + buf.length;
+      this.current.bytes = this.offset;
+      if (maxTs > this.current.maxTs) this.current.maxTs = maxTs;
+      this.unsynced = true;
+    } catch (err) {
+      this.writeErrors++;
+      throw unavailable(err instanceof Error ? err.message : String(err));
+    }
+  }
+
+  /**
+   * Resolves once everything appended so far is on disk (fsync=always; concurrent callers share one
+   * fsync), at once with fsync=interval. Rejects with storage_unavailable when the fsync fails.
+   */
+  durable(): Promise<void> {
+    if (this.opts.fsync === 'interval' || !this.unsynced) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
-      this.queue.push({ buf: frame(type, payload), maxTs, resolve, reject });
-      if (!this.writing) void this.flush();
+      this.waiters.push({ resolve, reject });
+      if (this.syncing) this.syncAgain = true;
+      else void this.syncNow().catch(() => {});
     });
   }
 
-  /** Writes everything queued in one go (group commit), then the next group, until the queue is empty. */
-  private async flush(): Promise<void> {
-    this.writing = true;
-    try {
-      while (this.queue.length) {
-        const group = this.queue;
-        this.queue = [];
-        try {
-          await this.writeGroup(group);
-          for (const p of group) p.resolve();
-        } catch (err) {
-          this.writeErrors++;
-          const e = unavailable(err instanceof Error ? err.message : String(err));
-          for (const p of group) p.reject(e);
-        }
+  /** One fsync for every write made before it started; waiters that came during it get the next one. */
+  private async syncNow(): Promise<void> {
+    if (this.syncing) return this.syncing;
+    const waiters = this.waiters;
+    this.waiters = [];
+    this.unsynced = false;
+    const fd = this.fd;
+    this.syncing = (async () => {
+      try {
+        if (fd !== null) await new Promise<void>((res, rej) => fdatasync(fd, (e) => (e ? rej(e) : res())));
+        this.lastSyncMs = Date.now();
+        this.syncs++;
+        for (const w of waiters) w.resolve();
+      } catch (err) {
+        this.unsynced = true;
+        this.writeErrors++;
+        this.opts.log?.(`ringql: WAL fsync failed: ${err instanceof Error ? err.message : String(err)}`);
+        const e = unavailable(err instanceof Error ? err.message : String(err));
+        for (const w of waiters) w.reject(e);
+      } finally {
+        this.syncing = null;
       }
-    } finally {
-      this.writing = false;
+    })();
+    await this.syncing;
+    if (this.syncAgain || this.waiters.length) {
+      this.syncAgain = false;
+      if (this.waiters.length) await this.syncNow();
     }
-  }
-
-  private async writeGroup(group: Pending[]): Promise<void> {
-    if (this.current.bytes >= this.segmentBytes || this.broken || !this.fh) await this.roll();
-    const fh = this.fh!;
-    const bufs = group.map((p) => p.buf);
-    const total = bufs.reduce((n, b) => n + b.length, 0);
-    const at = this.offset;
-    try {
-      let written = 0;
-      while (written < total) {
-        const r = await fh.writev(written === 0 ? bufs : remaining(bufs, written));
-        if (r.bytesWritten === 0) throw new Error('the disk accepted no bytes');
-        written += r.bytesWritten;
-      }
-      if (this.opts.fsync === 'always') await this.sync();
-      else this.dirty = true;
-    } catch (err) {
-      // Cut a partial write back off, so the next record starts where a reader expects one.
-      await fh.truncate(at).catch(() => {});
-      this.broken = true;
-      throw err;
-    }
-    this.groups++;
-    this.offset = at + total;
-    this.current.bytes = this.offset;
-    for (const p of group) if (p.maxTs > this.current.maxTs) this.current.maxTs = p.maxTs;
   }
 
   /** Closes the current file and starts the next; while the new file cannot be opened the log stays broken. */
-  private async roll(): Promise<void> {
-    if (this.fh) {
-      if (!this.broken) await this.sync();
-      await this.fh.close().catch(() => {});
-      this.fh = null;
+  private roll(): void {
+    if (this.fd !== null) {
+      if (!this.broken) {
+        try { fdatasyncSync(this.fd); } catch { /* counted by the write that follows, if the disk is gone */ }
+      }
+      try { closeSync(this.fd); } catch { /* already unusable */ }
+      this.fd = null;
       this.done.push(this.current);
       const seq = this.current.seq + 1;
       this.current = { seq, path: join(this.opts.dir, walFileName(seq)), bytes: 0, maxTs: -Infinity };
       this.offset = 0;
     }
     this.broken = true;
-    this.fh = await open(this.current.path, 'a');
+    this.fd = openSync(this.current.path, 'a');
     this.broken = false;
-  }
-
-  private async sync(): Promise<void> {
-    await this.fh!.datasync();
-    this.dirty = false;
-    this.lastSyncMs = Date.now();
-  }
-
-  private async syncIfDirty(): Promise<void> {
-    if (!this.dirty || this.closed) return;
-    this.dirty = false;
-    try {
-      await this.fh!.datasync();
-      this.lastSyncMs = Date.now();
-    } catch (err) {
-      this.dirty = true;
-      this.opts.log?.(`ringql: WAL fsync failed: ${err instanceof Error ? err.message : String(err)}`);
-    }
   }
 
   /**
@@ -212,36 +207,25 @@ export class Wal {
     return removed;
   }
 
-  /** Waits for queued writes, syncs and closes; appends after this are refused. */
+  /** Syncs and closes; appends after this are refused. */
   async close(): Promise<void> {
     if (this.closed) return;
-    while (this.writing || this.queue.length) await new Promise((r) => setTimeout(r, 5));
+    while (this.syncing) await this.syncing.catch(() => {});
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
-    if (this.fh) {
-      await this.sync().catch(() => {});
-      await this.fh.close();
-      this.fh = null;
+    if (this.fd !== null) {
+      try { fdatasyncSync(this.fd); this.lastSyncMs = Date.now(); } catch { /* reported by the writes that failed */ }
+      closeSync(this.fd);
+      this.fd = null;
     }
   }
 
-  stats(): { files: number; bytes: number; fsync: FsyncMode; last_sync_ms: number | null; write_errors: number; write_groups: number } {
+  stats(): { files: number; bytes: number; fsync: FsyncMode; last_sync_ms: number | null; write_errors: number; fsyncs: number } {
     const bytes = this.done.reduce((n, f) => n + f.bytes, 0) + this.current.bytes;
-    return { files: this.done.length + 1, bytes, fsync: this.opts.fsync, last_sync_ms: this.lastSyncMs || null, write_errors: this.writeErrors, write_groups: this.groups };
+    return { files: this.done.length + 1, bytes, fsync: this.opts.fsync, last_sync_ms: this.lastSyncMs || null, write_errors: this.writeErrors, fsyncs: this.syncs };
   }
 }
 
 function unavailable(why: string): RingqlError {
   return new RingqlError('storage_unavailable', `The batch could not be written to the write-ahead log (${why}); nothing of it was stored. Retry shortly`, { retry_after: 1 });
-}
-
-/** The part of `bufs` after the first `skip` bytes (a short writev continues where it stopped). */
-function remaining(bufs: Buffer[], skip: number): Buffer[] {
-  const out: Buffer[] = [];
-  for (const b of bufs) {
-    if (skip >= b.length) { skip -= b.length; continue; }
-    out.push(skip > 0 ? b.subarray(skip) : b);
-    skip = 0;
-  }
-  return out;
 }

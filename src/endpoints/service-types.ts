@@ -93,7 +93,8 @@ export interface QueryService {
   /** Whether the endpoint has `redact_pii` set; false when no endpoint has that id or name. Cheap, no query runs. */
   endpointRedacts(idOrName: string): boolean;
   /** Source by name or UUID; all-or-nothing; resolves once the events are visible to queries. */
-  ingest(source: string, events: unknown[]): IngestResponse;
+  /** Resolves (or returns) once the events are stored, visible and, with a write-ahead log, durable. */
+  ingest(source: string, events: unknown[]): IngestResponse | Promise<IngestResponse>;
   listEndpoints(): EndpointInfo[];
   getEndpoint(idOrName: string): EndpointInfo;
   createEndpoint(input: EndpointInput): Promise<EndpointInfo>;

@@ -16,12 +16,17 @@ import { catalogFromStore } from './store-catalog.ts';
 import { deleteStored, loadBuiltins, loadStored, removeTempFiles, saveStored, type StoredFile } from './endpoint-files.ts';
 import { ResultCache, type CacheConfig } from '../cache/result-cache.ts';
 import { QueryGate } from '../cache/query-gate.ts';
+import type { Wal } from '../durable/wal.ts';
+import type { RecoveryReport } from '../durable/wal-recovery.ts';
+import { RECORD_BATCH } from '../durable/record-frame.ts';
+import { encodeBatch, stampBatch } from '../durable/batch-record.ts';
 import { DEFAULT_METER_LIMITS } from '../core/work-meter.ts';
 import { limitsFromEnv, type Limits } from '../core/limits.ts';
 import type {
   EndpointInfo, EndpointInput, IngestResponse, QueryService, RunRequest, RunResponse, SourceInfo,
 } from './service-types.ts';
 import type { SchemaField } from '../store/types.ts';
+import type { SourceStore } from '../store/source-store.ts';
 
 export interface ServiceOptions {
   store: Store;
@@ -52,6 +57,8 @@ export class EngineService implements QueryService {
   readonly cache: ResultCache;
   /** Admission for computed queries (SPEC §11). */
   readonly gate: QueryGate;
+  private wal: Wal | null = null;
+  private recovery: RecoveryReport | null = null;
   private readonly started = Date.now();
 
   constructor(private readonly opts: ServiceOptions) {
@@ -135,16 +142,43 @@ export class EngineService implements QueryService {
     return id ? (this.byId.get(id)?.def.redact_pii ?? false) : false;
   }
 
-  ingest(source: string, events: unknown[]): IngestResponse {
+  /** Stores a batch; with a write-ahead log attached it is logged first and acknowledged once durable. */
+  ingest(source: string, events: unknown[]): IngestResponse | Promise<IngestResponse> {
+    const wal = this.wal;
+    if (!wal) return this.ingestVolatile(source, events);
+    const s = this.checkBatch(source, events);
+    const nowUs = this.now();
+    // Logged once valid and before stored (no await in between, so batches reach log and store in one
+    // order); acknowledged once durable as RINGQL_FSYNC asks.
+    const stamped = stampBatch(events, nowUs);
+    const r = s.ingest(stamped, nowUs, (maxTs) => wal.appendSync(RECORD_BATCH, encodeBatch(s.def.name, stamped), maxTs));
+    this.cache.onIngest(s.def.name);
+    const out = { stored: r.stored, dropped: r.dropped };
+    return wal.durable().then(() => out);
+  }
+
+  /** Stores a batch without logging it (demo data regenerated at every start, the CLI's files, replay). */
+  ingestVolatile(source: string, events: unknown[]): IngestResponse {
+    const s = this.checkBatch(source, events);
+    const r = s.ingest(events, this.now());
+    this.cache.onIngest(s.def.name);
+    return { stored: r.stored, dropped: r.dropped };
+  }
+
+  private checkBatch(source: string, events: unknown[]): SourceStore {
     const s = this.opts.store.source(source);
     if (!s) throw new RingqlError('source_not_found', `No source named or with id "${source.slice(0, 200)}"; sources: ${this.opts.store.sources().map((x) => x.def.name).join(', ')}`);
     if (!Array.isArray(events) || events.length === 0) throw new RingqlError('invalid_events', 'The batch is empty: send at least one event', { errors: [] });
     if (events.length > this.limits.maxEventsPerBatch) {
       throw new RingqlError('payload_too_large', `The batch holds ${events.length} events; the limit is ${this.limits.maxEventsPerBatch} per request (RINGQL_MAX_EVENTS_PER_BATCH): split it`, { limit: this.limits.maxEventsPerBatch });
     }
-    const r = s.ingest(events, this.now());
-    this.cache.onIngest(s.def.name);
-    return { stored: r.stored, dropped: r.dropped };
+    return s;
+  }
+
+  /** Makes ingest durable from here on (main.ts, after recovery): every batch is logged before it is stored. */
+  attachWal(wal: Wal, recovery: RecoveryReport): void {
+    this.wal = wal;
+    this.recovery = recovery;
   }
 
   private info(p: PreparedEndpoint): EndpointInfo {
@@ -225,6 +259,10 @@ export class EngineService implements QueryService {
       })),
       cache: this.cache.stats(),
       queries: this.gate.stats(),
+      durability: this.wal ? {
+        wal: this.wal.stats(),
+        recovery: this.recovery && { ms: Math.round(this.recovery.ms), records: this.recovery.records, events: this.recovery.events, bytes: this.recovery.bytes, torn_tails: this.recovery.tornTails, set_aside: this.recovery.setAside },
+      } : null,
     };
   }
 

@@ -95,9 +95,10 @@ export class SourceStore {
 
   /**
    * Validates every event, then stores those at or above the watermark (after retention at nowUs).
-   * Throws RingqlError('invalid_events') and stores nothing when any event is invalid.
+   * Throws RingqlError('invalid_events') and stores nothing when any event is invalid. `beforeCommit`
+   * runs once the batch is known valid and before anything is stored; when it throws, nothing is.
    */
-  ingest(events: unknown[], nowUs: number): IngestResult {
+  ingest(events: unknown[], nowUs: number, beforeCommit?: (maxTs: number) => void): IngestResult {
     this.raiseWatermark(nowUs - this.config.retentionUs);
     const opts: NormalizeOptions = {
       maxEventDepth: this.config.maxEventDepth,
@@ -112,6 +113,17 @@ export class SourceStore {
     const { ok, errors, invalid } = n;
     if (invalid > 0) {
       throw new RingqlError('invalid_events', `${invalid} of ${events.length} events are invalid; nothing was stored`, { errors });
+    }
+    if (beforeCommit) {
+      // The write-ahead log takes the batch here: valid, not yet stored. If it cannot, nothing is stored.
+      let maxTs = -Infinity;
+      for (const e of ok) if (e.ts > maxTs) maxTs = e.ts;
+      try {
+        beforeCommit(maxTs);
+      } catch (err) {
+        this.schemaTree.rollback();
+        throw err;
+      }
     }
     this.schemaTree.commit();
 

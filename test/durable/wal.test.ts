@@ -1,5 +1,5 @@
-// The write-ahead log over real files: records come back whole and in order, concurrent appends share
-// writes, a torn tail is cut with a warning, damage elsewhere stops recovery naming file and offset (or
+// The write-ahead log over real files: records come back whole and in order, concurrent batches share
+// fsyncs, a torn tail is cut with a warning, damage elsewhere stops recovery naming file and offset (or
 // is set aside when asked), and a failing disk (/dev/full) rejects with storage_unavailable, leaving nothing.
 
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -29,35 +29,35 @@ describe('write-ahead log', () => {
   for (const mode of ['always', 'interval'] as const) {
     it(`fsync=${mode}: every acknowledged record comes back in order, across segment files and restarts`, async () => {
       const d = dir();
-      let wal = await Wal.open({ dir: d, fsync: mode, fsyncMs: 10, segmentBytes: 500 }, []);
-      for (let i = 0; i < 50; i++) await wal.append(RECORD_BATCH, payload(i), i);
-      await Promise.all(Array.from({ length: 50 }, (_, i) => wal.append(RECORD_BATCH, payload(50 + i), 50 + i)));
+      let wal = Wal.open({ dir: d, fsync: mode, fsyncMs: 10, segmentBytes: 500 }, []);
+      for (let i = 0; i < 50; i++) { wal.appendSync(RECORD_BATCH, payload(i), i); await wal.durable(); }
+      await Promise.all(Array.from({ length: 50 }, (_, i) => { wal.appendSync(RECORD_BATCH, payload(50 + i), 50 + i); return wal.durable(); }));
       await wal.close();
       const first = replay(d);
       expect(first.got).toEqual(Array.from({ length: 100 }, (_, i) => i));
       expect(listWalFiles(d).length).toBeGreaterThan(2);
       // A second run appends to a new file after the old ones.
-      wal = await Wal.open({ dir: d, fsync: mode, fsyncMs: 10 }, first.report.files);
-      await wal.append(RECORD_BATCH, payload(100), 100);
+      wal = Wal.open({ dir: d, fsync: mode, fsyncMs: 10 }, first.report.files);
+      wal.appendSync(RECORD_BATCH, payload(100), 100);
       await wal.close();
       expect(replay(d).got).toEqual(Array.from({ length: 101 }, (_, i) => i));
     });
   }
 
-  it('concurrent appends share writes (group commit)', async () => {
+  it('concurrent batches share fsyncs (group commit)', async () => {
     const d = dir();
-    const wal = await Wal.open({ dir: d, fsync: 'always', fsyncMs: 100 }, []);
-    await Promise.all(Array.from({ length: 200 }, (_, i) => wal.append(RECORD_BATCH, payload(i), i)));
-    expect(wal.stats().write_groups).toBeLessThan(200);
-    expect(wal.stats().write_groups).toBeGreaterThan(0);
+    const wal = Wal.open({ dir: d, fsync: 'always', fsyncMs: 100 }, []);
+    await Promise.all(Array.from({ length: 200 }, (_, i) => { wal.appendSync(RECORD_BATCH, payload(i), i); return wal.durable(); }));
+    expect(wal.stats().fsyncs).toBeLessThan(200);
+    expect(wal.stats().fsyncs).toBeGreaterThan(0);
     await wal.close();
     expect(replay(d).got.length).toBe(200);
   });
 
   it('a torn last record (a crash mid-write) is cut off with a warning; what came before is kept', async () => {
     const d = dir();
-    const wal = await Wal.open({ dir: d, fsync: 'always', fsyncMs: 100 }, []);
-    for (let i = 0; i < 5; i++) await wal.append(RECORD_BATCH, payload(i), i);
+    const wal = Wal.open({ dir: d, fsync: 'always', fsyncMs: 100 }, []);
+    for (let i = 0; i < 5; i++) wal.appendSync(RECORD_BATCH, payload(i), i);
     await wal.close();
     const f = join(d, walFileName(1));
     const whole = statSync(f).size;
@@ -76,8 +76,8 @@ describe('write-ahead log', () => {
 
   it('damage before the end stops recovery with the file and offset; --discard-corrupt keeps what precedes it and sets the file aside', async () => {
     const d = dir();
-    const wal = await Wal.open({ dir: d, fsync: 'always', fsyncMs: 100 }, []);
-    for (let i = 0; i < 6; i++) await wal.append(RECORD_BATCH, payload(i), i);
+    const wal = Wal.open({ dir: d, fsync: 'always', fsyncMs: 100 }, []);
+    for (let i = 0; i < 6; i++) wal.appendSync(RECORD_BATCH, payload(i), i);
     await wal.close();
     const f = join(d, walFileName(1));
     const buf = readFileSync(f);
@@ -103,25 +103,25 @@ describe('write-ahead log', () => {
 
   it('a failing disk rejects the batch with 503 storage_unavailable, keeps nothing of it, and later writes succeed again', async () => {
     const d = dir();
-    const wal = await Wal.open({ dir: d, fsync: 'always', fsyncMs: 100 }, []);
-    await wal.append(RECORD_BATCH, payload(0), 0);
+    const wal = Wal.open({ dir: d, fsync: 'always', fsyncMs: 100 }, []);
+    wal.appendSync(RECORD_BATCH, payload(0), 0);
     await wal.close();
     const before = replay(d).report.files;
     // The next segment file is /dev/full: every write to it fails with ENOSPC.
     symlinkSync('/dev/full', join(d, walFileName(2)));
-    const failing = await Wal.open({ dir: d, fsync: 'always', fsyncMs: 100 }, before);
-    await expect(failing.append(RECORD_BATCH, payload(1), 1)).rejects.toMatchObject({ code: 'storage_unavailable' });
+    const failing = Wal.open({ dir: d, fsync: 'always', fsyncMs: 100 }, before);
+    expect(() => failing.appendSync(RECORD_BATCH, payload(1), 1)).toThrow(expect.objectContaining({ code: 'storage_unavailable' }));
     expect(failing.stats().write_errors).toBe(1);
     // Space "returns": the next write goes to a new file and succeeds.
-    await failing.append(RECORD_BATCH, payload(2), 2);
+    failing.appendSync(RECORD_BATCH, payload(2), 2);
     await failing.close();
     expect(replay(d).got).toEqual([0, 2]);
   });
 
   it('the retention checkpoint deletes closed files whose every event is older than the cutoff', async () => {
     const d = dir();
-    const wal = await Wal.open({ dir: d, fsync: 'interval', fsyncMs: 10, segmentBytes: 500 }, []);
-    for (let i = 0; i < 60; i++) await wal.append(RECORD_BATCH, payload(i), i);
+    const wal = Wal.open({ dir: d, fsync: 'interval', fsyncMs: 10, segmentBytes: 500 }, []);
+    for (let i = 0; i < 60; i++) wal.appendSync(RECORD_BATCH, payload(i), i);
     const files = listWalFiles(d).length;
     const removed = wal.dropOlderThan(30);
     expect(removed).toBeGreaterThan(0);

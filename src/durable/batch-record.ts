@@ -1,0 +1,36 @@
+// What the write-ahead log holds for one ingest batch: the source and the events exactly as they will be
+// stored — ids generated and missing timestamps filled in before logging, so a replay stores the same rows.
+
+import { randomUUID } from 'node:crypto';
+import { EpochDigits, formatTimestamp, parseTimestamp } from '../core/time.ts';
+
+/**
+ * Copies each event object with an `id` (generated when absent or null) and a `timestamp` (now when
+ * absent or null; exact digits of a very large epoch number kept as ISO text). Anything else is left for
+ * the store to reject, unchanged.
+ */
+export function stampBatch(events: readonly unknown[], nowUs: number): unknown[] {
+  const now = formatTimestamp(nowUs);
+  return events.map((e) => {
+    if (typeof e !== 'object' || e === null || Array.isArray(e)) return e;
+    // Spread defines own data properties, so keys such as `__proto__` stay data.
+    const o: Record<string, unknown> = { ...(e as Record<string, unknown>) };
+    if (o.id === undefined || o.id === null) o.id = randomUUID();
+    if (o.timestamp === undefined || o.timestamp === null) o.timestamp = now;
+    else if (o.timestamp instanceof EpochDigits) {
+      const us = parseTimestamp(o.timestamp);
+      if (us !== null) o.timestamp = formatTimestamp(us);
+    }
+    return o;
+  });
+}
+
+export function encodeBatch(source: string, events: readonly unknown[]): Buffer {
+  return Buffer.from(JSON.stringify({ s: source, e: events }), 'utf8');
+}
+
+export function decodeBatch(payload: Buffer): { source: string; events: unknown[] } {
+  const v = JSON.parse(payload.toString('utf8')) as { s?: unknown; e?: unknown };
+  if (typeof v.s !== 'string' || !Array.isArray(v.e)) throw new Error('a batch record without a source or events');
+  return { source: v.s, events: v.e };
+}
