@@ -56,16 +56,22 @@ async function start(port: number, stateDir: string, fsync: string): Promise<Chi
   return child;
 }
 
-const COUNTS_SQL = "select split(event_message, ':')[offset(0)] as b, count(*) as n from `edge.logs.prod` where project = 'crash' group by b";
+const COUNTS_SQL = "select b, n from (select split(event_message, ':')[offset(0)] as b, count(*) as n from `edge.logs.prod` where project = 'crash' group by b) " +
+  'where cast(substr(b, 2) as int64) >= cast(@lo as int64) and cast(substr(b, 2) as int64) < cast(@hi as int64)';
+const PAGE = 5000;
 
-/** Batch ids present in the store with their event counts (each event's message is `<batch>:<i>`). */
-async function presentBatches(port: number): Promise<Map<string, number>> {
-  // A saved endpoint (kept across restarts like any other) with room for every batch id.
+/** Batch ids present in the store with their event counts (each event's message is `<batch>:<i>`), for ids below `upTo`. */
+async function presentBatches(port: number, upTo: number): Promise<Map<string, number>> {
+  // A saved endpoint (kept across restarts like any other), read a page of batch ids at a time (max_limit is 10,000 rows).
   const c = await request(port, 'POST', '/api/endpoints', JSON.stringify({ name: 'crash.counts', query: COUNTS_SQL, max_limit: 10000, cache_duration_seconds: 0 }));
   if (c.status !== 201 && c.status !== 409) throw new Error(`creating the count endpoint → ${c.status} ${c.body.slice(0, 300)}`);
-  const r = await request(port, 'GET', '/api/endpoints/query/crash.counts');
-  if (r.status !== 200) throw new Error(`count query → ${r.status} ${r.body.slice(0, 300)}`);
-  return new Map((JSON.parse(r.body) as { result: { b: string; n: number }[] }).result.map((x) => [x.b, x.n]));
+  const out = new Map<string, number>();
+  for (let lo = 0; lo < upTo + PAGE; lo += PAGE) {
+    const r = await request(port, 'GET', `/api/endpoints/query/crash.counts?lo=${lo}&hi=${lo + PAGE}`);
+    if (r.status !== 200) throw new Error(`count query → ${r.status} ${r.body.slice(0, 300)}`);
+    for (const x of (JSON.parse(r.body) as { result: { b: string; n: number }[] }).result) out.set(x.b, x.n);
+  }
+  return out;
 }
 
 /** `cycles` kills and restarts; `clients` ingest concurrently with batches of `batchSize` events. */
@@ -78,7 +84,7 @@ export async function crashTest(opts: { cycles: number; clients: number; batchSi
   let seq = 0;
   for (let cycle = 0; cycle < opts.cycles; cycle++) {
     const child = await start(port, stateDir, opts.fsync);
-    const present = await presentBatches(port);
+    const present = await presentBatches(port, seq);
     // Every acknowledged batch is there once, whole; a batch whose answer never came is whole or absent.
     for (const b of acked) {
       const n = present.get(b);
@@ -113,7 +119,7 @@ export async function crashTest(opts: { cycles: number; clients: number; batchSi
   }
   // A final clean start checks the last cycle's batches too.
   const child = await start(port, stateDir, opts.fsync);
-  const present = await presentBatches(port);
+  const present = await presentBatches(port, seq);
   for (const b of acked) if (present.get(b) !== opts.batchSize) failures.push(`final: acknowledged batch ${b} has ${present.get(b) ?? 0} of ${opts.batchSize} events`);
   for (const [b, n] of present) if (n !== opts.batchSize) failures.push(`final: batch ${b} is half-present (${n} of ${opts.batchSize})`);
   child.kill('SIGTERM');
