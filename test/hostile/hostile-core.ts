@@ -96,8 +96,8 @@ export function raw(port: number, head: string, body: Buffer | string = '', time
     });
     sock.on('end', done);
     sock.on('error', done);
-    sock.write(head + `\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`);
-    if (body.length) sock.write(body);
+    // Written once connected, in one piece, so a big head reaches the server in as few reads as it can.
+    sock.once('connect', () => sock.write(body.length ? Buffer.concat([Buffer.from(head + `\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`), Buffer.from(body)]) : head + '\r\nContent-Length: 0\r\n\r\n'));
   });
 }
 
@@ -258,8 +258,8 @@ export async function slowBodyClass(port: number, rng: Rng, sockets: number): Pr
 
 /**
  * Framing: a long URL → 414 and a big header block → 431, with our JSON body, promptly. The installed
- * uWebSockets.js build closes a head it receives in several reads past 4 KiB before ringql sees it, so a
- * prompt close is accepted there; and it cannot parse more than 48 header lines at all (a small head with
+ * uWebSockets.js build closes a head it receives in several reads past 4 KiB before ringql sees it (on
+ * loopback a 70 KiB head usually comes in one read, not always), so a prompt close is accepted there; and it cannot parse more than 48 header lines at all (a small head with
  * more waits for its 10 s idle timeout): that case is checked only for "never served, and the server
  * stays responsive meanwhile", and its time is reported as a known limit.
  */
@@ -267,10 +267,13 @@ export async function framingClass(port: number, rng: Rng): Promise<ClassReport>
   const failures: string[] = [];
   const codeOf = (r: Resp): string | undefined => { try { return (JSON.parse(r.body) as { error?: { code?: string } }).error?.code; } catch { return undefined; } };
   const url = await get(port, `/api/endpoints/query/logs.all?project=${'a'.repeat(70 * 1024 + rng.int(1000))}`);
-  if (url.status !== 414 || codeOf(url) !== 'uri_too_long' || url.ms > 2000) failures.push(`URL of 70 KiB: ${url.status} ${codeOf(url) ?? url.body.slice(0, 100)} in ${Math.round(url.ms)} ms (want 414 uri_too_long)`);
+  const urlOk = (url.status === 414 && codeOf(url) === 'uri_too_long') || (url.status === 0 && url.ms < 1000);
+  if (!urlOk || url.ms > 2000) failures.push(`URL of 70 KiB: ${url.status} ${codeOf(url) ?? url.body.slice(0, 100)} in ${Math.round(url.ms)} ms (want 414 uri_too_long or a prompt close)`);
+  if (url.status === 0) knownLimits.push('a 70 KiB URL arrived in several reads and uWebSockets.js closed it (it buffers at most 4 KiB of a partial head) before ringql could answer 414');
   const big = await get(port, '/api/sources', `\r\nX-Big: ${'b'.repeat(70 * 1024)}`);
   const bigOk = (big.status === 431 && codeOf(big) === 'headers_too_large') || (big.status === 0 && big.ms < 1000);
   if (!bigOk || big.ms > 2000) failures.push(`header block of 70 KiB: ${big.status} ${codeOf(big) ?? big.body.slice(0, 100)} in ${Math.round(big.ms)} ms (want 431 headers_too_large or a prompt close)`);
+  if (big.status === 0) knownLimits.push('a 70 KiB header block arrived in several reads and uWebSockets.js closed it before ringql could answer 431');
   const many = Array.from({ length: 101 + rng.int(100) }, (_, i) => `\r\nX-H${i}: v`).join('');
   const pending = get(port, '/api/sources', many);
   const h = await health(port);
