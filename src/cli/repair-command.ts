@@ -1,0 +1,34 @@
+// `ringql repair [--state-dir <dir>]`: checks the write-ahead log as a start would and sets a damaged file
+// aside (keeping the records before the damage), saying how many batches and events remain; exit 1 on failure.
+
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { recoverWal } from '../durable/wal-recovery.ts';
+import { decodeBatch } from '../durable/batch-record.ts';
+import { RECORD_BATCH } from '../durable/record-frame.ts';
+
+export const REPAIR_USAGE = 'usage: ringql repair [--state-dir <dir>]   (default: RINGQL_STATE_DIR, else .state/ in the checkout)\n';
+
+export function repairCommand(argv: string[]): number {
+  let stateDir = (process.env.RINGQL_STATE_DIR ?? '').trim() || fileURLToPath(new URL('../../.state', import.meta.url));
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--state-dir' && argv[i + 1]) stateDir = argv[++i]!;
+    else {
+      process.stderr.write(`Unknown argument "${argv[i]}"\n${REPAIR_USAGE}`);
+      return 2;
+    }
+  }
+  const log = (line: string): void => void process.stderr.write(`${line}\n`);
+  try {
+    const r = recoverWal({ dir: join(stateDir, 'wal'), discardCorrupt: true, log }, (type, payload) => {
+      if (type !== RECORD_BATCH) return { events: 0, maxTs: -Infinity };
+      return { events: decodeBatch(payload).events.length, maxTs: -Infinity };
+    });
+    process.stdout.write(`${join(stateDir, 'wal')}: ${r.files.length} file(s), ${r.records} batches, ${r.events} events kept; ` +
+      `${r.tornTails} torn tail(s) cut; ${r.setAside.length ? `set aside: ${r.setAside.join(', ')}` : 'nothing set aside'}\n`);
+    return 0;
+  } catch (err) {
+    log(`ringql repair: ${err instanceof Error ? err.message : String(err)}`);
+    return 1;
+  }
+}
