@@ -34,6 +34,9 @@ export const OpLte = op('OpLte', /:<=/, "':<='", [Comparison]);
 export const OpGt = op('OpGt', /:>/, "':>'", [Comparison]);
 export const OpLt = op('OpLt', /:</, "':<'", [Comparison]);
 export const OpRegex = op('OpRegex', /:~/, "':~'", [Operator]);
+/** `:@>~` and `:@>`: the array field holds an element matching the regex / equal to the value. */
+export const OpListRegex = op('OpListRegex', /:@>~/, "':@>~'", [Operator]);
+export const OpList = op('OpList', /:@>/, "':@>'", [Operator]);
 export const OpEq = op('OpEq', /:/, "':'", [Operator]);
 /** Free text: anything up to whitespace or a quote, not starting with `"`, `~`, `:` or `-`. */
 export const Word = createToken({ name: 'Word', pattern: /[^\s"~:-][^\s"]*/, label: 'word' });
@@ -76,7 +79,7 @@ export const Star = createToken({ name: 'Star', pattern: /\*/, label: "'*'" });
 export const DoubleColon = createToken({ name: 'DoubleColon', pattern: /::/, label: "'::'" });
 
 const termMode = [TermSpace, Minus, RegexQuoted, RegexBare, Quoted, SourceKey, SelectKey, ChartKey, TimeKey, FieldKey,
-  OpGte, OpLte, OpGt, OpLt, OpRegex, OpEq, Word];
+  OpGte, OpLte, OpGt, OpLt, OpRegex, OpListRegex, OpList, OpEq, Word];
 const valueMode = [ValueSpace, Quoted, DotDot, IsoTimestamp, Relative, NumberLit, NullLit, TrueLit, FalseLit, Value];
 const nameMode = [NameSpace, Name];
 const chartMode = [ChartSpace, LParen, RParen, Star, DoubleColon, Count, GroupBy, TimeRef, Minute, Hour, Day, ChartIdent];

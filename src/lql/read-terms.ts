@@ -5,7 +5,7 @@ import type { CstElement, CstNode, IToken } from 'chevrotain';
 import { lqlLexer } from '../../grammar/lql-tokens.ts';
 import { lqlParser } from '../../grammar/lql-parser.ts';
 import { RingqlError } from '../core/errors.ts';
-import type { CompareOp, FilterTerm, LqlValue, Term, TimeUnit } from './terms.ts';
+import type { CompareOp, FieldOp, FilterTerm, LqlValue, Term, TimeUnit } from './terms.ts';
 
 const ISO = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)?(?:Z|[+-]\d{2}:?\d{2})?$/;
 
@@ -122,9 +122,11 @@ function readTerm(node: CstNode): Term {
   }
 }
 
-function opOf(node: CstNode): CompareOp | '~' {
+function opOf(node: CstNode): FieldOp {
   if (token(node, 'OpEq')) return '=';
   if (token(node, 'OpRegex')) return '~';
+  if (token(node, 'OpList')) return '@>';
+  if (token(node, 'OpListRegex')) return '@>~';
   const ops: Record<string, CompareOp> = { OpGt: '>', OpGte: '>=', OpLt: '<', OpLte: '<=' };
   const t = token(node, 'Comparison')!;
   return ops[t.tokenType.name]!;

@@ -34,6 +34,7 @@ const samples = [
   'f:edge_logs s:m.request.path s:id s:m.response.path',
   'f:edge_logs c:count(*) c:group_by(t::minute) m.level:error',
   'f:edge_logs c:count(*)',
+  'f:edge_logs m.arr:@>a m.arr:@>~"^b\\d" -m.tags:@>x',
 ];
 
 describe.skipIf(!present)('printed SQL', () => {
