@@ -1,5 +1,5 @@
-// Turns one LQL filter term into a SQL predicate (SPEC §5). Negation wraps the predicate in NOT;
-// on a missing field NOT(NULL) is NULL, so `-field:value` also drops rows that lack the field.
+// Turns one LQL filter term into a SQL predicate (SPEC §5). Negation reads as the reference's:
+// `-field:v` is `field IS NULL OR NOT (field = v)`, so rows where the field is NULL are kept.
 
 import type { Expr, Literal, Query } from '../sql/ast.ts';
 import { syntaxError } from './read-terms.ts';
@@ -8,11 +8,15 @@ import { expandPath } from './field-scope.ts';
 import type { FilterTerm, LqlValue } from './terms.ts';
 
 export function filterExpr(term: FilterTerm, scope: FieldScope): Expr {
-  const { pred } = positive(term, scope);
-  return term.negated ? { kind: 'unary', op: 'NOT', operand: pred } : pred;
+  const { pred, subject } = positive(term, scope);
+  if (!term.negated) return pred;
+  const not: Expr = { kind: 'unary', op: 'NOT', operand: pred };
+  // `-f:NULL` is NOT (f IS NULL); every other negated term on a column also keeps its NULL rows.
+  if (!subject) return not;
+  return { kind: 'binary', op: 'OR', left: { kind: 'is', operand: subject, not: false, value: 'NULL' }, right: not };
 }
 
-/** The predicate and the column it reads. */
+/** The predicate and, where a negation must keep NULL rows, the column it reads. */
 interface Positive {
   pred: Expr;
   subject?: Expr;

@@ -26,6 +26,8 @@ describe('list contains :@>', () => {
     expect(lqlIds('m.arr:@>c', events)).toEqual(['c']);
     expect(lqlIds('m.n:@>20', events)).toEqual(['nums']);
     expect(lqlIds('m.n:@>2', events)).toEqual([]);
+    // Negated: every row with a record but without the value, a missing array included (NULL).
+    expect(lqlIds('-m.arr:@>a', events)).toEqual(['c', 'none', 'nums']);
   });
   it('NULL cannot be a list element to look for', () => {
     expect(errorOf(() => onlyWhere('m.arr:@>NULL')).code).toBe('syntax_error');

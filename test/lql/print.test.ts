@@ -35,6 +35,7 @@ const samples = [
   'f:edge_logs c:count(*) c:group_by(t::minute) m.level:error',
   'f:edge_logs c:count(*)',
   'f:edge_logs m.arr:@>a m.arr:@>~"^b\\d" -m.tags:@>x',
+  'f:edge_logs -m.level:error -error m.x:1',
 ];
 
 describe.skipIf(!present)('printed SQL', () => {

@@ -121,13 +121,15 @@ describe('timestamp terms', () => {
 });
 
 describe('negation', () => {
-  it('`-` wraps any filter term in NOT', () => {
-    expect(onlyWhere('-error')).toEqual(not(bin('>', call('STRPOS', id('t', 'event_message'), str('error')), int(0))));
-    expect(onlyWhere('-"a b"')).toEqual(not(bin('>', call('STRPOS', id('t', 'event_message'), str('a b')), int(0))));
-    expect(onlyWhere('-~x')).toEqual(not(call('REGEXP_CONTAINS', id('t', 'event_message'), str('x'))));
-    expect(onlyWhere('-m.request.path:/rest')).toEqual(not(bin('=', path, str('/rest'))));
+  it('`-` wraps a filter term in NOT, keeping rows where the column it reads is NULL (see negation-nulls)', () => {
+    const msg = id('t', 'event_message');
+    const orNot = (x: Expr, pred: Expr): Expr => ({ kind: 'binary', op: 'OR', left: { kind: 'is', operand: x, not: false, value: 'NULL' }, right: not(pred) });
+    expect(onlyWhere('-error')).toEqual(orNot(msg, bin('>', call('STRPOS', msg, str('error')), int(0))));
+    expect(onlyWhere('-"a b"')).toEqual(orNot(msg, bin('>', call('STRPOS', msg, str('a b')), int(0))));
+    expect(onlyWhere('-~x')).toEqual(orNot(msg, call('REGEXP_CONTAINS', msg, str('x'))));
+    expect(onlyWhere('-m.request.path:/rest')).toEqual(orNot(path, bin('=', path, str('/rest'))));
     expect(onlyWhere('-m.user:NULL')).toEqual(not({ kind: 'is', operand: id('f_metadata', 'user'), not: false, value: 'NULL' }));
-    expect(onlyWhere('-m.code:400..499')).toMatchObject({ kind: 'unary', op: 'NOT', operand: { kind: 'between' } });
+    expect(onlyWhere('-m.code:400..499')).toMatchObject({ kind: 'binary', op: 'OR', right: { kind: 'unary', op: 'NOT', operand: { kind: 'between' } } });
     expect(onlyWhere('-t:last@1hour')).toMatchObject({ kind: 'unary', op: 'NOT', operand: { kind: 'binary', op: '>=' } });
     expect(onlyWhere('-t:>2024-01-01')).toEqual(not(bin('>', id('t', 'timestamp'), ts('2024-01-01'))));
   });
@@ -142,7 +144,7 @@ describe('combinations', () => {
     const c = conjuncts(q);
     expect(c).toHaveLength(4);
     expect(c[0]).toEqual(bin('>', call('STRPOS', msg, str('error')), int(0)));
-    expect(c[1]).toEqual(not(bin('=', path, str('/rest'))));
+    expect(c[1]).toEqual({ kind: 'binary', op: 'OR', left: { kind: 'is', operand: path, not: false, value: 'NULL' }, right: not(bin('=', path, str('/rest'))) });
     expect(c[2]).toMatchObject({ kind: 'binary', op: '>=' });
     expect(c[3]).toEqual(bin('>', call('STRPOS', msg, str('x y')), int(0)));
     // left-deep AND chain
