@@ -5,6 +5,7 @@ import type { Expr, Literal, Query } from '../sql/ast.ts';
 import { syntaxError } from './read-terms.ts';
 import type { FieldScope } from './field-scope.ts';
 import { expandPath } from './field-scope.ts';
+import { levelRange } from './levels.ts';
 import type { FilterTerm, LqlValue } from './terms.ts';
 
 export function filterExpr(term: FilterTerm, scope: FieldScope): Expr {
@@ -75,6 +76,10 @@ function fieldPredicate(term: Extract<FilterTerm, { kind: 'field' }>, scope: Fie
   if (isNull) {
     if (term.op !== '=') throw syntaxError(term.value.column, `NULL can only be matched with ':' (is NULL), not ':${term.op}'`);
     return { pred: { kind: 'is', operand: x, not: false, value: 'NULL' } };
+  }
+  if (term.high) {
+    const levels = levelRange(path, term.value, term.high);
+    if (levels) return { subject: x, pred: { kind: 'in', operand: x, not: false, list: levels.map(str) } };
   }
   return { subject: x, pred: compare(x, term.op, literal(term.value), term.high && literal(term.high)) };
 }
