@@ -98,7 +98,7 @@ function readTerm(node: CstNode): Term {
     }
     case 'regexTerm': {
       const q = token(body, 'RegexQuoted');
-      const pattern = q ? q.image.slice(2, -1).replace(/\\"/g, '"') : token(body, 'RegexBare')!.image.slice(1);
+      const pattern = q ? unquote(q.image.slice(1)) : token(body, 'RegexBare')!.image.slice(1);
       return filter({ kind: 'regex', pattern, negated, column });
     }
     case 'fieldTerm':
@@ -149,8 +149,8 @@ function readValue(node: CstNode): LqlValue {
   const raw = t.image;
   switch (t.tokenType.name) {
     case 'Quoted':
-      // As a regex operand only \" is unescaped, so `\\d` keeps meaning what it means in RE2.
-      return { kind: 'string', value: unquote(raw), raw: raw.slice(1, -1).replace(/\\"/g, '"'), column };
+      // As the reference: \" and \\ are unescaped, a regex operand too (`~"\d"` and `~"\\d"` pass `\d`).
+      return { kind: 'string', value: unquote(raw), raw: unquote(raw), column };
     case 'NumberLit': {
       const isInt = /^-?\d+$/.test(raw);
       return { kind: isInt ? 'int' : 'float', value: Number(raw), raw, column };

@@ -20,8 +20,13 @@ describe('free text and regex', () => {
     expect(onlyWhere('GET/rest/v1-x_y.z')).toEqual(bin('>', call('STRPOS', msg, str('GET/rest/v1-x_y.z')), int(0)));
     expect(onlyWhere('12:30')).toEqual(bin('>', call('STRPOS', msg, str('12:30')), int(0)));
   });
-  it('~"re" and ~re are REGEXP_CONTAINS on event_message; only \\" is unescaped', () => {
+  it('~"re" and ~re are REGEXP_CONTAINS on event_message; \\" and \\\\ are unescaped, as the reference does', () => {
     expect(onlyWhere('~"^start\\d+ \\"x\\""')).toEqual(call('REGEXP_CONTAINS', msg, str('^start\\d+ "x"')));
+    // LQL `~"a\\d"` passes `a\d` to RE2 (a digit), as does `~"a\d"`; `\\\\` is one literal backslash.
+    expect(onlyWhere('~"a\\\\d"')).toEqual(call('REGEXP_CONTAINS', msg, str('a\\d')));
+    expect(onlyWhere('~"a\\\\\\\\b"')).toEqual(call('REGEXP_CONTAINS', msg, str('a\\\\b')));
+    // A bare pattern is taken as written.
+    expect(onlyWhere('~a\\\\d')).toEqual(call('REGEXP_CONTAINS', msg, str('a\\\\d')));
     expect(onlyWhere('~err(or)?')).toEqual(call('REGEXP_CONTAINS', msg, str('err(or)?')));
   });
   it('adds no output column and no join', () => {
@@ -66,7 +71,8 @@ describe('field filters', () => {
     expect(onlyWhere('m.response.status_code:<=299')).toEqual(bin('<=', code, int(299)));
     expect(onlyWhere('m.name:>b')).toEqual(bin('>', id('f_metadata', 'name'), str('b')));
   });
-  it('`:~` is REGEXP_CONTAINS on the field, operand as written', () => {
+  it('`:~` is REGEXP_CONTAINS on the field, a quoted operand unescaped as a quoted value', () => {
+    expect(onlyWhere('m.request.path:~"\\\\.json$"')).toEqual(call('REGEXP_CONTAINS', path, str('\\.json$')));
     expect(onlyWhere('m.request.path:~^/rest')).toEqual(call('REGEXP_CONTAINS', path, str('^/rest')));
     expect(onlyWhere('m.request.path:~"\\d+ \\"q\\""')).toEqual(call('REGEXP_CONTAINS', path, str('\\d+ "q"')));
     expect(onlyWhere('m.code:~200')).toEqual(call('REGEXP_CONTAINS', id('f_metadata', 'code'), str('200')));
