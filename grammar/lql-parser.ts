@@ -4,7 +4,7 @@
 import { CstParser, type CstNode } from 'chevrotain';
 import {
   ChartKey, Comparison, Count, Day, DotDot, DoubleColon, FalseLit, FieldKey, GroupBy, Hour, IsoTimestamp, LParen, Minus,
-  Minute, Name, NullLit, NumberLit, OpEq, OpRegex, Quoted, RParen, RegexBare, RegexQuoted, Relative, SelectKey,
+  Minute, Name, NullLit, NumberLit, OpEq, OpList, OpListRegex, OpRegex, Quoted, RParen, RegexBare, RegexQuoted, Relative, SelectKey,
   SourceKey, Star, TimeKey, TimeRef, TrueLit, Value, Word, lqlTokens,
 } from './lql-tokens.ts';
 
@@ -43,7 +43,7 @@ export class LqlParser extends CstParser {
     this.OR([{ ALT: () => this.CONSUME(RegexQuoted) }, { ALT: () => this.CONSUME(RegexBare) }]);
   });
 
-  /** path ':' value ('..' value)? | path (':>'|':>='|':<'|':<=') value | path ':~' value */
+  /** path ':' value ('..' value)? | path (':>'|':>='|':<'|':<=') value | path (':~'|':@>'|':@>~') value */
   public fieldTerm = this.RULE('fieldTerm', () => {
     this.CONSUME(FieldKey);
     this.OR([
@@ -59,6 +59,8 @@ export class LqlParser extends CstParser {
       },
       { ALT: () => { this.CONSUME(Comparison); this.SUBRULE3(this.value, { LABEL: 'low' }); } },
       { ALT: () => { this.CONSUME(OpRegex); this.SUBRULE4(this.value, { LABEL: 'low' }); } },
+      { ALT: () => { this.CONSUME(OpList); this.SUBRULE5(this.value, { LABEL: 'low' }); } },
+      { ALT: () => { this.CONSUME(OpListRegex); this.SUBRULE6(this.value, { LABEL: 'low' }); } },
     ]);
   });
 

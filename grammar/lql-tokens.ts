@@ -10,7 +10,8 @@ export const TermSpace = createToken({ name: 'TermSpace', pattern: /\s+/, group:
 /** `-` directly before a term (no space between) negates it. */
 export const Minus = createToken({ name: 'Minus', pattern: /-(?=\S)/, start_chars_hint: ['-'], label: "'-'" });
 export const RegexQuoted = createToken({ name: 'RegexQuoted', pattern: /~"(?:[^"\\]|\\[^])*"/, label: '~"regex"' });
-export const RegexBare = createToken({ name: 'RegexBare', pattern: /~[^\s"]+/, label: '~regex' });
+/** `~pattern`; a second `~` right after the first (`~~p`) is a doubled operator, not a pattern. */
+export const RegexBare = createToken({ name: 'RegexBare', pattern: /~[^\s"~][^\s"]*/, label: '~regex' });
 export const Quoted = createToken({ name: 'Quoted', pattern: /"(?:[^"\\]|\\[^])*"/, label: '"quoted string"' });
 export const SourceKey = createToken({ name: 'SourceKey', pattern: /f:/, push_mode: 'name', label: "'f:'" });
 export const SelectKey = createToken({ name: 'SelectKey', pattern: /s:/, push_mode: 'name', label: "'s:'" });
@@ -34,6 +35,9 @@ export const OpLte = op('OpLte', /:<=/, "':<='", [Comparison]);
 export const OpGt = op('OpGt', /:>/, "':>'", [Comparison]);
 export const OpLt = op('OpLt', /:</, "':<'", [Comparison]);
 export const OpRegex = op('OpRegex', /:~/, "':~'", [Operator]);
+/** `:@>~` and `:@>`: the array field holds an element matching the regex / equal to the value. */
+export const OpListRegex = op('OpListRegex', /:@>~/, "':@>~'", [Operator]);
+export const OpList = op('OpList', /:@>/, "':@>'", [Operator]);
 export const OpEq = op('OpEq', /:/, "':'", [Operator]);
 /** Free text: anything up to whitespace or a quote, not starting with `"`, `~`, `:` or `-`. */
 export const Word = createToken({ name: 'Word', pattern: /[^\s"~:-][^\s"]*/, label: 'word' });
@@ -41,8 +45,11 @@ export const Word = createToken({ name: 'Word', pattern: /[^\s"~:-][^\s"]*/, lab
 // ─── value mode (after an operator) ─────────────────────────────────────────────────────────
 export const ValueSpace = createToken({ name: 'ValueSpace', pattern: /\s+/, group: Lexer.SKIPPED, pop_mode: true });
 export const DotDot = createToken({ name: 'DotDot', pattern: /\.\./, label: "'..'" });
-/** Bare value: no whitespace, no quote, no `..`; may hold `/`, `-`, `_`, `.`, `:`, digits. */
-export const Value = createToken({ name: 'Value', pattern: /(?:[^\s".]|\.(?!\.))+/, label: 'value' });
+/**
+ * Bare value: no whitespace, no quote, no `..`; may hold `/`, `-`, `_`, `.`, `:`, digits. It may not
+ * start with an operator character (`:`, `<`, `>`, `=`, `~`): `m.f:>>1`, `m.f::v` are doubled operators.
+ */
+export const Value = createToken({ name: 'Value', pattern: /(?:[^\s".:<>=~]|\.(?!\.))(?:[^\s".]|\.(?!\.))*/, label: 'value' });
 export const IsoTimestamp = createToken({
   name: 'IsoTimestamp',
   pattern: /\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)?(?:Z|[+-]\d{2}:?\d{2})?/,
@@ -76,7 +83,7 @@ export const Star = createToken({ name: 'Star', pattern: /\*/, label: "'*'" });
 export const DoubleColon = createToken({ name: 'DoubleColon', pattern: /::/, label: "'::'" });
 
 const termMode = [TermSpace, Minus, RegexQuoted, RegexBare, Quoted, SourceKey, SelectKey, ChartKey, TimeKey, FieldKey,
-  OpGte, OpLte, OpGt, OpLt, OpRegex, OpEq, Word];
+  OpGte, OpLte, OpGt, OpLt, OpRegex, OpListRegex, OpList, OpEq, Word];
 const valueMode = [ValueSpace, Quoted, DotDot, IsoTimestamp, Relative, NumberLit, NullLit, TrueLit, FalseLit, Value];
 const nameMode = [NameSpace, Name];
 const chartMode = [ChartSpace, LParen, RParen, Star, DoubleColon, Count, GroupBy, TimeRef, Minute, Hour, Day, ChartIdent];

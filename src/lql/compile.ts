@@ -30,14 +30,10 @@ export function compileLql(text: string, ctes: CteInfo[]): Query {
   let orderBy: OrderItem[] | undefined;
   if (chart) {
     const count: SelectItem = { kind: 'expr', expr: { kind: 'call', name: 'COUNT', args: [], star: true }, alias: 'count' };
-    if (chart.unit) {
-      const ts = scope.column('timestamp', chart.column);
-      items = [{ kind: 'expr', expr: call('TIMESTAMP_TRUNC', ts, ident(chart.unit)), alias: 'timestamp' }, count];
-      groupBy = [ident('timestamp')];
-      orderBy = [{ expr: ident('timestamp'), desc: false }];
-    } else {
-      items = [count];
-    }
+    const ts = scope.column('timestamp', chart.column);
+    items = [{ kind: 'expr', expr: call('TIMESTAMP_TRUNC', ts, ident(chart.unit)), alias: 'timestamp' }, count];
+    groupBy = [ident('timestamp')];
+    orderBy = [{ expr: ident('timestamp'), desc: false }];
   } else {
     items = selects.length ? selectItems(selects, scope) : defaultItems(filters, scope);
     if (scope.hasColumn('timestamp')) orderBy = [{ expr: scope.column('timestamp', 1), desc: true }];
@@ -56,8 +52,8 @@ function isFilter(t: Term): t is FilterTerm {
   return t.kind === 'text' || t.kind === 'regex' || t.kind === 'field' || t.kind === 'time' || t.kind === 'last';
 }
 
-/** `c:count(*)` with an optional `c:group_by(t::unit)`; null when no c: term is present. */
-function chartOf(terms: Term[]): { unit?: TimeUnit; column: number } | null {
+/** `c:count(*)` with an optional `c:group_by(t::unit)` (per minute by default, as the reference); null without c:. */
+function chartOf(terms: Term[]): { unit: TimeUnit; column: number } | null {
   const counts = terms.filter((t) => t.kind === 'count');
   const groups = terms.flatMap((t) => (t.kind === 'groupBy' ? [t] : []));
   if (counts.length === 0 && groups.length === 0) return null;
@@ -69,7 +65,7 @@ function chartOf(terms: Term[]): { unit?: TimeUnit; column: number } | null {
     throw new RingqlError('invalid_parameter', `LQL may group by one time unit, found ${units.join(' and ').toLowerCase()}`, { param: 'lql' });
   }
   const g = groups[0];
-  return g ? { unit: g.unit, column: g.column } : { column: counts[0]!.column };
+  return g ? { unit: g.unit, column: g.column } : { unit: 'MINUTE', column: counts[0]!.column };
 }
 
 /** `s:` paths: column named by the last segment; a later path whose name is taken gets `a_b_c`. */

@@ -1,31 +1,47 @@
-// Turns one LQL filter term into a SQL predicate (SPEC §5). Negation wraps the predicate in NOT;
-// on a missing field NOT(NULL) is NULL, so `-field:value` also drops rows that lack the field.
+// Turns one LQL filter term into a SQL predicate (SPEC §5). Negation reads as the reference's:
+// `-field:v` is `field IS NULL OR NOT (field = v)`, so rows where the field is NULL are kept.
 
-import type { Expr, Literal } from '../sql/ast.ts';
+import type { Expr, Literal, Query } from '../sql/ast.ts';
 import { syntaxError } from './read-terms.ts';
 import type { FieldScope } from './field-scope.ts';
 import { expandPath } from './field-scope.ts';
+import { levelRange } from './levels.ts';
 import type { FilterTerm, LqlValue } from './terms.ts';
 
 export function filterExpr(term: FilterTerm, scope: FieldScope): Expr {
-  const pred = positive(term, scope);
-  return term.negated ? { kind: 'unary', op: 'NOT', operand: pred } : pred;
+  const { pred, subject } = positive(term, scope);
+  if (!term.negated) return pred;
+  const not: Expr = { kind: 'unary', op: 'NOT', operand: pred };
+  // `-f:NULL` is NOT (f IS NULL); every other negated term on a column also keeps its NULL rows.
+  if (!subject) return not;
+  return { kind: 'binary', op: 'OR', left: { kind: 'is', operand: subject, not: false, value: 'NULL' }, right: not };
 }
 
-function positive(term: FilterTerm, scope: FieldScope): Expr {
+/** The predicate and, where a negation must keep NULL rows, the column it reads. */
+interface Positive {
+  pred: Expr;
+  subject?: Expr;
+}
+
+function positive(term: FilterTerm, scope: FieldScope): Positive {
   switch (term.kind) {
-    case 'text':
-      return {
+    case 'text': {
+      const subject = scope.column('event_message', term.column);
+      return { subject, pred: {
         kind: 'binary',
         op: '>',
-        left: call('STRPOS', scope.column('event_message', term.column), str(term.text)),
+        left: call('STRPOS', subject, str(term.text)),
         right: { kind: 'literal', type: 'int', value: 0 },
-      };
-    case 'regex':
-      return call('REGEXP_CONTAINS', scope.column('event_message', term.column), str(term.pattern));
+      } };
+    }
+    case 'regex': {
+      const subject = scope.column('event_message', term.column);
+      return { subject, pred: call('REGEXP_CONTAINS', subject, str(term.pattern)) };
+    }
+    // Timestamps are never NULL in a stored row: a negated time term stays a plain NOT.
     case 'time': {
       const ts = scope.column('timestamp', term.column);
-      return compare(ts, term.op, literal(term.value), term.high && literal(term.high));
+      return { pred: compare(ts, term.op, literal(term.value), term.high && literal(term.high)) };
     }
     case 'last': {
       const ts = scope.column('timestamp', term.column);
@@ -34,20 +50,53 @@ function positive(term: FilterTerm, scope: FieldScope): Expr {
         value: { kind: 'literal', type: 'int', value: term.amount },
         unit: term.unit,
       });
-      return { kind: 'binary', op: '>=', left: ts, right: since };
+      return { pred: { kind: 'binary', op: '>=', left: ts, right: since } };
     }
-    case 'field': {
-      const isNull = term.value.kind === 'null';
-      // `field:NULL` must see rows that lack the record, so it does not force a CROSS JOIN.
-      const x = scope.path(expandPath(term.path), isNull ? 'keep' : 'filter', term.column);
-      if (term.op === '~') return call('REGEXP_CONTAINS', x, str(term.value.raw));
-      if (isNull) {
-        if (term.op !== '=') throw syntaxError(term.value.column, `NULL can only be matched with ':' (is NULL), not ':${term.op}'`);
-        return { kind: 'is', operand: x, not: false, value: 'NULL' };
-      }
-      return compare(x, term.op, literal(term.value), term.high && literal(term.high));
-    }
+    case 'field':
+      return fieldPredicate(term, scope);
   }
+}
+
+function fieldPredicate(term: Extract<FilterTerm, { kind: 'field' }>, scope: FieldScope): Positive {
+  const isNull = term.value.kind === 'null';
+  const path = expandPath(term.path);
+  // `field:NULL` must see rows that lack the record, so it does not force a CROSS JOIN.
+  const x = scope.path(path, isNull ? 'keep' : 'filter', term.column);
+  switch (term.op) {
+    case '~':
+      return { subject: x, pred: call('REGEXP_CONTAINS', x, str(term.value.raw)) };
+    case '@>':
+      if (isNull) throw syntaxError(term.value.column, "NULL can only be matched with ':' (is NULL), not ':@>'");
+      return { subject: x, pred: { kind: 'inUnnest', operand: literal(term.value), not: false, array: x } };
+    case '@>~':
+      return { subject: x, pred: { kind: 'exists', query: anyElementMatches(x, term.value.raw) } };
+    default:
+      break;
+  }
+  if (isNull) {
+    if (term.op !== '=') throw syntaxError(term.value.column, `NULL can only be matched with ':' (is NULL), not ':${term.op}'`);
+    return { pred: { kind: 'is', operand: x, not: false, value: 'NULL' } };
+  }
+  if (term.high) {
+    const levels = levelRange(path, term.value, term.high);
+    if (levels) return { subject: x, pred: { kind: 'in', operand: x, not: false, list: levels.map(str) } };
+  }
+  return { subject: x, pred: compare(x, term.op, literal(term.value), term.high && literal(term.high)) };
+}
+
+/** `SELECT * FROM UNNEST(array) AS x WHERE REGEXP_CONTAINS(x, pattern)`, for EXISTS (the reference's SQL). */
+function anyElementMatches(array: Expr, pattern: string): Query {
+  const x: Expr = { kind: 'ident', parts: ['x'] };
+  return {
+    kind: 'query',
+    body: {
+      kind: 'select',
+      distinct: false,
+      items: [{ kind: 'star' }],
+      from: { kind: 'unnest', expr: array, alias: 'x' },
+      where: call('REGEXP_CONTAINS', x, str(pattern)),
+    },
+  };
 }
 
 function compare(x: Expr, op: '=' | '>' | '>=' | '<' | '<=', low: Literal, high: Literal | undefined): Expr {

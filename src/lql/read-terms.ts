@@ -5,7 +5,7 @@ import type { CstElement, CstNode, IToken } from 'chevrotain';
 import { lqlLexer } from '../../grammar/lql-tokens.ts';
 import { lqlParser } from '../../grammar/lql-parser.ts';
 import { RingqlError } from '../core/errors.ts';
-import type { CompareOp, FilterTerm, LqlValue, Term, TimeUnit } from './terms.ts';
+import type { CompareOp, FieldOp, FilterTerm, LqlValue, Term, TimeUnit } from './terms.ts';
 
 const ISO = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)?(?:Z|[+-]\d{2}:?\d{2})?$/;
 
@@ -15,16 +15,22 @@ export function syntaxError(column: number, message: string, line = 1): RingqlEr
   return new RingqlError('syntax_error', `LQL syntax error at ${where}: ${message}`, { line, column });
 }
 
+/** C0 control characters other than the whitespace \t \n \v \f \r, and DEL: never part of LQL. */
+const CONTROL = /[\x00-\x08\x0e-\x1f\x7f]/;
+
 export function readTerms(text: string): Term[] {
+  rejectControl(text);
   const lexed = lqlLexer.tokenize(text);
   const lexErr = lexed.errors[0];
   if (lexErr) {
     const ch = text.charAt(lexErr.offset);
     const closed = /^"(?:[^"\\]|\\[^])*"/.test(text.slice(lexErr.offset));
-    const hint = ch === '"' ? (closed ? `unexpected '"': a quoted string is not allowed here` : 'unterminated quoted string (close it with ")')
-      : ch === '-' ? "'-' must be written directly before the term it negates"
-        : ch === '~' ? "'~' must be followed by a pattern: ~\"regex\" or ~regex"
-          : `unexpected character '${ch}'`;
+    const doubled = /[:<>=~]/.test(ch) && /[:<>=~@]$/.test(text.slice(0, lexErr.offset));
+    const hint = doubled ? `doubled operator: '${ch}' cannot follow an operator (quote a value that starts with it)`
+      : ch === '"' ? (closed ? `unexpected '"': a quoted string is not allowed here` : 'unterminated quoted string (close it with ")')
+        : ch === '-' ? "'-' must be written directly before the term it negates"
+          : ch === '~' ? "'~' must be followed by a pattern: ~\"regex\" or ~regex"
+            : `unexpected character '${ch}'`;
     throw syntaxError(lexErr.column ?? lexErr.offset + 1, hint, lexErr.line ?? 1);
   }
   lqlParser.input = lexed.tokens;
@@ -38,6 +44,15 @@ export function readTerms(text: string): Term[] {
     throw syntaxError(column, `unexpected ${found}${expectedOf(parseErr.message)}`, line);
   }
   return children(cst, 'term').map((n) => readTerm(n as CstNode));
+}
+
+/** A control character anywhere (quoted text included) is a syntax error at its position. */
+function rejectControl(text: string): void {
+  const m = CONTROL.exec(text);
+  if (!m) return;
+  const before = text.slice(0, m.index).split(/\r\n|\r|\n/);
+  const code = m[0].charCodeAt(0).toString(16).padStart(2, '0');
+  throw syntaxError(before[before.length - 1]!.length + 1, `control character U+00${code.toUpperCase()} is not allowed in LQL`, before.length);
 }
 
 /** [line, column] just past the last character. */
@@ -98,7 +113,7 @@ function readTerm(node: CstNode): Term {
     }
     case 'regexTerm': {
       const q = token(body, 'RegexQuoted');
-      const pattern = q ? q.image.slice(2, -1).replace(/\\"/g, '"') : token(body, 'RegexBare')!.image.slice(1);
+      const pattern = q ? unquote(q.image.slice(1)) : token(body, 'RegexBare')!.image.slice(1);
       return filter({ kind: 'regex', pattern, negated, column });
     }
     case 'fieldTerm':
@@ -122,9 +137,11 @@ function readTerm(node: CstNode): Term {
   }
 }
 
-function opOf(node: CstNode): CompareOp | '~' {
+function opOf(node: CstNode): FieldOp {
   if (token(node, 'OpEq')) return '=';
   if (token(node, 'OpRegex')) return '~';
+  if (token(node, 'OpList')) return '@>';
+  if (token(node, 'OpListRegex')) return '@>~';
   const ops: Record<string, CompareOp> = { OpGt: '>', OpGte: '>=', OpLt: '<', OpLte: '<=' };
   const t = token(node, 'Comparison')!;
   return ops[t.tokenType.name]!;
@@ -147,8 +164,8 @@ function readValue(node: CstNode): LqlValue {
   const raw = t.image;
   switch (t.tokenType.name) {
     case 'Quoted':
-      // As a regex operand only \" is unescaped, so `\\d` keeps meaning what it means in RE2.
-      return { kind: 'string', value: unquote(raw), raw: raw.slice(1, -1).replace(/\\"/g, '"'), column };
+      // As the reference: \" and \\ are unescaped, a regex operand too (`~"\d"` and `~"\\d"` pass `\d`).
+      return { kind: 'string', value: unquote(raw), raw: unquote(raw), column };
     case 'NumberLit': {
       const isInt = /^-?\d+$/.test(raw);
       return { kind: isInt ? 'int' : 'float', value: Number(raw), raw, column };

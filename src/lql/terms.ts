@@ -11,13 +11,16 @@ export type LqlValue =
 
 export type CompareOp = '=' | '>' | '>=' | '<' | '<=';
 
+/** `~` regex; `@>` the array field contains the value; `@>~` it holds an element matching the regex. */
+export type FieldOp = CompareOp | '~' | '@>' | '@>~';
+
 export type TimeUnit = 'MINUTE' | 'HOUR' | 'DAY';
 
 export type FilterTerm =
   | { kind: 'text'; text: string; negated: boolean; column: number }
   | { kind: 'regex'; pattern: string; negated: boolean; column: number }
   /** Field filter; `path` as written (`m.` not yet expanded); `high` only for ranges. */
-  | { kind: 'field'; path: string[]; op: CompareOp | '~'; value: LqlValue; high?: LqlValue; negated: boolean; column: number }
+  | { kind: 'field'; path: string[]; op: FieldOp; value: LqlValue; high?: LqlValue; negated: boolean; column: number }
   /** `t:` comparison against an ISO timestamp (or an inclusive range). */
   | { kind: 'time'; op: CompareOp; value: LqlValue; high?: LqlValue; negated: boolean; column: number }
   /** `t:last@N unit`. */

@@ -1,8 +1,9 @@
 // c: charts (SPEC §5): count(*) grouped by a truncated timestamp, ascending, no empty buckets
-// (it groups existing rows); count(*) alone is one `count` row; group_by alone is a 400.
+// (it groups existing rows); count(*) alone charts per minute; group_by alone is a 400.
 
 import { describe, expect, it } from 'vitest';
 import { bin, call, errorOf, fromChain, id, int, lql, select } from './helpers.ts';
+import { lqlRows, lqlSql } from './store-rows.ts';
 
 const count = { kind: 'expr', expr: { kind: 'call', name: 'COUNT', args: [], star: true }, alias: 'count' };
 
@@ -28,11 +29,17 @@ describe('c: charts', () => {
     expect(select(q).where).toMatchObject({ kind: 'binary', op: 'AND', left: bin('>=', id('f_metadata_response', 'status_code'), int(500)) });
     expect(fromChain(q)).toEqual(['edge_logs AS t', 'CROSS f_metadata <- t.metadata', 'CROSS f_metadata_response <- f_metadata.response']);
   });
-  it('c:count(*) alone is a single count row', () => {
-    const q = lql('c:count(*) error');
-    expect(select(q).items).toEqual([count]);
-    expect(select(q)).not.toHaveProperty('groupBy');
-    expect(q).not.toHaveProperty('orderBy');
+  it('c:count(*) alone charts per minute, as the reference defaults', () => {
+    expect(lql('c:count(*) error')).toEqual(lql('c:count(*) c:group_by(t::minute) error'));
+    expect(lqlSql('c:count(*)')).toBe('SELECT TIMESTAMP_TRUNC(t.timestamp, MINUTE) AS timestamp, COUNT(*) AS count FROM edge_logs AS t GROUP BY timestamp ORDER BY timestamp ASC');
+  });
+  it('rows: c:count(*) alone gives timestamp (µs) and count per minute, ascending, no empty minutes', () => {
+    const at = (min: number, sec: number): number => Date.UTC(2025, 0, 15, 11, min, sec) * 1000;
+    const events = [[10, 5], [10, 59], [12, 0], [10, 30], [12, 1]].map(([m, s], i) => ({ id: `e${i}`, timestamp: at(m!, s!), event_message: 'x', metadata: {} }));
+    expect(lqlRows('c:count(*)', events)).toEqual([
+      { timestamp: at(10, 0), count: 3 },
+      { timestamp: at(12, 0), count: 2 },
+    ]);
   });
   it('group_by without count → 400 explaining', () => {
     const e = errorOf(() => lql('c:group_by(t::minute)'));

@@ -34,6 +34,10 @@ const samples = [
   'f:edge_logs s:m.request.path s:id s:m.response.path',
   'f:edge_logs c:count(*) c:group_by(t::minute) m.level:error',
   'f:edge_logs c:count(*)',
+  'f:edge_logs m.arr:@>a m.arr:@>~"^b\\d" -m.tags:@>x',
+  'f:edge_logs -m.level:error -error m.x:1',
+  'f:edge_logs m.level:debug..critical -m.level:info..warning',
+  'f:edge_logs ~"a\\\\d" m.f:~"\\\\."',
 ];
 
 describe.skipIf(!present)('printed SQL', () => {

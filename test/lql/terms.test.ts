@@ -20,8 +20,13 @@ describe('free text and regex', () => {
     expect(onlyWhere('GET/rest/v1-x_y.z')).toEqual(bin('>', call('STRPOS', msg, str('GET/rest/v1-x_y.z')), int(0)));
     expect(onlyWhere('12:30')).toEqual(bin('>', call('STRPOS', msg, str('12:30')), int(0)));
   });
-  it('~"re" and ~re are REGEXP_CONTAINS on event_message; only \\" is unescaped', () => {
+  it('~"re" and ~re are REGEXP_CONTAINS on event_message; \\" and \\\\ are unescaped, as the reference does', () => {
     expect(onlyWhere('~"^start\\d+ \\"x\\""')).toEqual(call('REGEXP_CONTAINS', msg, str('^start\\d+ "x"')));
+    // LQL `~"a\\d"` passes `a\d` to RE2 (a digit), as does `~"a\d"`; `\\\\` is one literal backslash.
+    expect(onlyWhere('~"a\\\\d"')).toEqual(call('REGEXP_CONTAINS', msg, str('a\\d')));
+    expect(onlyWhere('~"a\\\\\\\\b"')).toEqual(call('REGEXP_CONTAINS', msg, str('a\\\\b')));
+    // A bare pattern is taken as written.
+    expect(onlyWhere('~a\\\\d')).toEqual(call('REGEXP_CONTAINS', msg, str('a\\\\d')));
     expect(onlyWhere('~err(or)?')).toEqual(call('REGEXP_CONTAINS', msg, str('err(or)?')));
   });
   it('adds no output column and no join', () => {
@@ -66,7 +71,8 @@ describe('field filters', () => {
     expect(onlyWhere('m.response.status_code:<=299')).toEqual(bin('<=', code, int(299)));
     expect(onlyWhere('m.name:>b')).toEqual(bin('>', id('f_metadata', 'name'), str('b')));
   });
-  it('`:~` is REGEXP_CONTAINS on the field, operand as written', () => {
+  it('`:~` is REGEXP_CONTAINS on the field, a quoted operand unescaped as a quoted value', () => {
+    expect(onlyWhere('m.request.path:~"\\\\.json$"')).toEqual(call('REGEXP_CONTAINS', path, str('\\.json$')));
     expect(onlyWhere('m.request.path:~^/rest')).toEqual(call('REGEXP_CONTAINS', path, str('^/rest')));
     expect(onlyWhere('m.request.path:~"\\d+ \\"q\\""')).toEqual(call('REGEXP_CONTAINS', path, str('\\d+ "q"')));
     expect(onlyWhere('m.code:~200')).toEqual(call('REGEXP_CONTAINS', id('f_metadata', 'code'), str('200')));
@@ -121,13 +127,15 @@ describe('timestamp terms', () => {
 });
 
 describe('negation', () => {
-  it('`-` wraps any filter term in NOT', () => {
-    expect(onlyWhere('-error')).toEqual(not(bin('>', call('STRPOS', id('t', 'event_message'), str('error')), int(0))));
-    expect(onlyWhere('-"a b"')).toEqual(not(bin('>', call('STRPOS', id('t', 'event_message'), str('a b')), int(0))));
-    expect(onlyWhere('-~x')).toEqual(not(call('REGEXP_CONTAINS', id('t', 'event_message'), str('x'))));
-    expect(onlyWhere('-m.request.path:/rest')).toEqual(not(bin('=', path, str('/rest'))));
+  it('`-` wraps a filter term in NOT, keeping rows where the column it reads is NULL (see negation-nulls)', () => {
+    const msg = id('t', 'event_message');
+    const orNot = (x: Expr, pred: Expr): Expr => ({ kind: 'binary', op: 'OR', left: { kind: 'is', operand: x, not: false, value: 'NULL' }, right: not(pred) });
+    expect(onlyWhere('-error')).toEqual(orNot(msg, bin('>', call('STRPOS', msg, str('error')), int(0))));
+    expect(onlyWhere('-"a b"')).toEqual(orNot(msg, bin('>', call('STRPOS', msg, str('a b')), int(0))));
+    expect(onlyWhere('-~x')).toEqual(orNot(msg, call('REGEXP_CONTAINS', msg, str('x'))));
+    expect(onlyWhere('-m.request.path:/rest')).toEqual(orNot(path, bin('=', path, str('/rest'))));
     expect(onlyWhere('-m.user:NULL')).toEqual(not({ kind: 'is', operand: id('f_metadata', 'user'), not: false, value: 'NULL' }));
-    expect(onlyWhere('-m.code:400..499')).toMatchObject({ kind: 'unary', op: 'NOT', operand: { kind: 'between' } });
+    expect(onlyWhere('-m.code:400..499')).toMatchObject({ kind: 'binary', op: 'OR', right: { kind: 'unary', op: 'NOT', operand: { kind: 'between' } } });
     expect(onlyWhere('-t:last@1hour')).toMatchObject({ kind: 'unary', op: 'NOT', operand: { kind: 'binary', op: '>=' } });
     expect(onlyWhere('-t:>2024-01-01')).toEqual(not(bin('>', id('t', 'timestamp'), ts('2024-01-01'))));
   });
@@ -142,7 +150,7 @@ describe('combinations', () => {
     const c = conjuncts(q);
     expect(c).toHaveLength(4);
     expect(c[0]).toEqual(bin('>', call('STRPOS', msg, str('error')), int(0)));
-    expect(c[1]).toEqual(not(bin('=', path, str('/rest'))));
+    expect(c[1]).toEqual({ kind: 'binary', op: 'OR', left: { kind: 'is', operand: path, not: false, value: 'NULL' }, right: not(bin('=', path, str('/rest'))) });
     expect(c[2]).toMatchObject({ kind: 'binary', op: '>=' });
     expect(c[3]).toEqual(bin('>', call('STRPOS', msg, str('x y')), int(0)));
     // left-deep AND chain
