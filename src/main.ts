@@ -9,7 +9,7 @@ import { durabilityFromEnv, recoverStore, type DurabilityConfig, type Recovered 
 import { CorruptWalError } from './durable/wal-recovery.ts';
 import { Store, defaultStoreConfig, fullStoreBytes } from './store/store.ts';
 import { nowMicros, parseTimestamp } from './core/time.ts';
-import { parseAccessTokens, type TokenSet } from './http/auth.ts';
+import { tokensFromEnv, type TokenSet } from './http/auth.ts';
 import { startServer } from './http/server.ts';
 import { httpLimitsFromEnv, type HttpLimits } from './http/http-limits.ts';
 import { limitsFromEnv, type Limits } from './core/limits.ts';
@@ -55,7 +55,7 @@ function readConfig(env: Env): Config {
   return {
     host,
     port: intVar(env, 'PORT', 4000, 0, 65535),
-    tokens: parseAccessTokens(env.RINGQL_ACCESS_TOKENS),
+    tokens: tokensFromEnv(env),
     demo: demoRaw === '1' || demoRaw === 'true',
     stateDir: (env.RINGQL_STATE_DIR ?? '').trim() || fileURLToPath(new URL('../.state', import.meta.url)),
     maxBodyBytes,

@@ -34,6 +34,24 @@ export function tokenSet(tokens: { token: string; scopes?: Scope[] }[], generate
  * Parses `token` / `token:scope+scope` entries, comma-separated; unset or blank makes one private
  * token. Errors name the variable and the entry's position, never the token itself.
  */
+/**
+ * The tokens of the environment: RINGQL_ACCESS_TOKENS, or where it is unset the reference's names, so a
+ * self-hosted stack's configuration works unchanged (LOGFLARE_PRIVATE_ACCESS_TOKEN is private,
+ * LOGFLARE_PUBLIC_ACCESS_TOKEN ingest+query); with none of them, one generated private token.
+ */
+export function tokensFromEnv(env: Record<string, string | undefined>): TokenSet {
+  if ((env.RINGQL_ACCESS_TOKENS ?? '').trim() !== '') return parseAccessTokens(env.RINGQL_ACCESS_TOKENS);
+  const priv = (env.LOGFLARE_PRIVATE_ACCESS_TOKEN ?? '').trim();
+  const pub = (env.LOGFLARE_PUBLIC_ACCESS_TOKEN ?? '').trim();
+  for (const [name, v] of [['LOGFLARE_PRIVATE_ACCESS_TOKEN', priv], ['LOGFLARE_PUBLIC_ACCESS_TOKEN', pub]] as const) {
+    if (/[\s,]/.test(v)) throw new Error(`${name} must be one token without spaces or commas`);
+  }
+  const entries: { token: string; scopes: Scope[] }[] = [];
+  if (priv) entries.push({ token: priv, scopes: ['private'] });
+  if (pub) entries.push({ token: pub, scopes: ['ingest', 'query'] });
+  return entries.length ? tokenSet(entries) : parseAccessTokens(undefined);
+}
+
 export function parseAccessTokens(value: string | undefined, varName = 'RINGQL_ACCESS_TOKENS'): TokenSet {
   if (value === undefined || value.trim() === '') {
     const token = randomBytes(32).toString('base64url');

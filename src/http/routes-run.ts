@@ -14,6 +14,16 @@ export function addRunRoutes(router: Router<Route>): void {
   router.add('GET', '/api/endpoints/query/:idOrName', get);
   router.add('POST', '/api/endpoints/query/:idOrName', post);
   router.add('GET', '/endpoints/query/:idOrName', get);
+  // The older dashboards' route (SPEC §3): by name, with `ref` and `project_tier` ignored.
+  router.add('GET', '/api/endpoints/query/name/:idOrName', { ...get, handle: runLegacyByName });
+  router.add('POST', '/api/endpoints/query/name/:idOrName', { ...post, handle: runLegacyByName });
+}
+
+const LEGACY_IGNORED = new Set(['ref', 'project_tier']);
+
+function runLegacyByName(ctx: RouteContext): Promise<Reply> {
+  const query = new Map([...ctx.query].filter(([k]) => !LEGACY_IGNORED.has(k.toLowerCase())));
+  return runEndpoint({ ...ctx, query });
 }
 
 async function runEndpoint(ctx: RouteContext): Promise<Reply> {
