@@ -266,7 +266,8 @@ export class AstBuilder extends BaseVisitor {
   joinPart(ctx: Ctx, left: FromItem): Join {
     const right = this.visit(node(ctx, 'fromItem')!) as FromItem;
     const pos = left.pos ? { pos: left.pos } : {};
-    if (ctx.Comma) return { kind: 'join', type: 'COMMA', left, right, ...pos };
+    // The commas of a USING list land in this rule's context too: only a join without JOIN is `FROM a, b`.
+    if (ctx.Comma && !ctx.Join) return { kind: 'join', type: 'COMMA', left, right, ...pos };
     const typeNode = node(ctx, 'joinType');
     const type = typeNode ? (this.visit(typeNode) as Join['type']) : 'INNER';
     const j: Join = { kind: 'join', type, left, right };
