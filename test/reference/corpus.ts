@@ -625,6 +625,13 @@ class QueryGen {
     const p = `(select p.project, timestamp_trunc(p.timestamp, hour) as h, count(*) as m from \`postgres.logs\` p where p.timestamp > ${this.timeLiteral()} group by 1, 2)`;
     // With one USING column `*` would show h twice (a duplicate-name error in BigQuery too).
     if (two && chance(r, 0.5)) return `select * from ${e} ${type} ${p} using (${by}) order by 1, 2, 3, 4`;
+    if (chance(r, 0.3)) {
+      // A parenthesised join as the left or the right side of another.
+      const c = `(select c.project, count(*) as k from \`postgres.logs\` c group by 1) as c`;
+      const inner = `(${e} as e ${type} ${p} as p using (${by}))`;
+      const from = chance(r, 0.5) ? `${inner} left join ${c} using (project)` : `${c} right join ${inner} on c.project = e.project`;
+      return `select e.project as ep, p.project as pp, n, m, k from ${from} order by 1, 2, 3, 4, 5`;
+    }
     return `select project, e.h as eh, p.h as ph, n, m from ${e} as e ${type} ${p} as p using (${by}) order by 1, 2, 3, 4, 5`;
   }
 
