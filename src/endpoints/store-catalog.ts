@@ -5,6 +5,22 @@ import type { Catalog, SourceHandle } from '../plan/catalog.ts';
 import type { SqlType } from '../plan/types.ts';
 import type { Store } from '../store/store.ts';
 import type { SourceStore } from '../store/source-store.ts';
+import type { SchemaField } from '../store/types.ts';
+
+/** Scalar field types by dotted path, built once per schema snapshot (a new snapshot when fields are added). */
+const FIELD_TYPES = new WeakMap<readonly SchemaField[], Map<string, SqlType>>();
+
+function fieldTypes(fields: readonly SchemaField[]): Map<string, SqlType> {
+  let m = FIELD_TYPES.get(fields);
+  if (m === undefined) {
+    m = new Map();
+    for (const f of fields) {
+      if (f.mode === 'NULLABLE' && f.type !== 'RECORD' && f.type !== 'JSON') m.set(f.path.join('.'), f.type);
+    }
+    FIELD_TYPES.set(fields, m);
+  }
+  return m;
+}
 
 const FIXED: Record<string, SqlType> = { id: 'STRING', timestamp: 'TIMESTAMP', event_message: 'STRING', metadata: 'ARRAY' };
 
@@ -21,6 +37,7 @@ function handle(s: SourceStore): SourceHandle {
       if (f.mode === 'REPEATED' || f.type === 'RECORD') return 'ARRAY';
       return f.type === 'JSON' ? 'ANY' : f.type;
     },
+    fieldType: (path) => (path.length > 1 ? fieldTypes(s.schema()).get(path.join('.')) : undefined),
     scan: (spec) => s.scan(spec),
     hotKeys: s.hotKeys,
     hotDict: (key) => s.hotDict(key),

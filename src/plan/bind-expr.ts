@@ -9,7 +9,7 @@ import type { BExpr, ColInfo, Plan } from './bound.ts';
 import { foldNode } from './fold.ts';
 import { columnsNamed, type CteScope, type FromScope, type RangeVar } from './scope.ts';
 import { castTargetType, commonType, type SqlType } from './types.ts';
-import { registerSubqueryPlan } from './expr-util.ts';
+import { originOf, registerSubqueryPlan } from './expr-util.ts';
 import type { IntervalValue } from '../exec/values.ts';
 
 export interface ExprCtx {
@@ -99,6 +99,8 @@ export class ExprBinder {
         const a = this.bind(e.operand, ctx);
         const lo = this.coerceTo(this.bind(e.low, ctx), a.type);
         const hi = this.coerceTo(this.bind(e.high, ctx), a.type);
+        checkSchemaTypes('BETWEEN', a, e.operand, lo, e.low, e.pos);
+        checkSchemaTypes('BETWEEN', a, e.operand, hi, e.high, e.pos);
         const r = foldNode({ k: 'and', args: [this.cmp('>=', a, lo, e.pos), this.cmp('<=', a, hi, e.pos)], type: 'BOOL' });
         return e.not ? { k: 'not', arg: r, type: 'BOOL' } : r;
       }
@@ -341,7 +343,10 @@ export class ExprBinder {
     }
     const a = this.bind(l, ctx);
     const b = this.bind(r, ctx);
-    if (op === '=' || op === '!=' || op === '<' || op === '<=' || op === '>' || op === '>=') return this.cmp(op, a, b, pos);
+    if (op === '=' || op === '!=' || op === '<' || op === '<=' || op === '>' || op === '>=') {
+      checkSchemaTypes(op, a, l, b, r, pos);
+      return this.cmp(op, a, b, pos);
+    }
     if (op === '+' || op === '-' || op === '*' || op === '/') {
       if ((a.type === 'TIMESTAMP' || b.type === 'TIMESTAMP') && (a.type === 'INTERVAL' || b.type === 'INTERVAL') && op !== '*' && op !== '/') {
         const [t, iv] = a.type === 'TIMESTAMP' ? [a, b] : [b, a];
@@ -364,7 +369,7 @@ export class ExprBinder {
     const y = this.coerceTo(b, x.type);
     const known = (t: SqlType) => t !== 'ANY' && t !== 'NULL';
     if (known(x.type) && known(y.type) && x.type !== y.type && !(isNum(x.type) && isNum(y.type))) {
-      fail('query_error', `No matching signature for operator ${op} for argument types ${x.type}, ${y.type}`, pos);
+      fail('query_error', `No matching signature for operator ${op} for argument types: ${x.type}, ${y.type}`, pos);
     }
     return this.callFn('$' + op, [x, y], pos);
   }
@@ -383,6 +388,27 @@ export class ExprBinder {
 }
 
 const isNum = (t: SqlType): boolean => t === 'INT64' || t === 'FLOAT64';
+
+/**
+ * The type BigQuery would see: the static type, or for a field inside log records (static type ANY)
+ * its type in the source schema. A parameter is left out: its text is read as the other side's type.
+ */
+function schemaTypeOf(e: BExpr, ast: Expr): SqlType | undefined {
+  if (ast.kind === 'param') return undefined;
+  if (e.type !== 'ANY') return e.type === 'NULL' ? undefined : e.type;
+  const o = originOf(e);
+  return o && !o.element ? o.scan.source.fieldType?.(o.path) : undefined;
+}
+
+/** STRING against INT64/FLOAT64 where both types are known (a record field by its schema type) is BigQuery's error. */
+function checkSchemaTypes(op: string, a: BExpr, aAst: Expr, b: BExpr, bAst: Expr, pos: Pos | undefined): void {
+  const x = schemaTypeOf(a, aAst);
+  const y = schemaTypeOf(b, bAst);
+  if (x === undefined || y === undefined) return;
+  if ((x === 'STRING' && isNum(y)) || (isNum(x) && y === 'STRING')) {
+    fail('query_error', `No matching signature for operator ${op} for argument types: ${x}, ${y}`, pos);
+  }
+}
 const arity = (min: number, max: number): string => (min === max ? `${min} argument${min === 1 ? '' : 's'}` : `${min} to ${max} arguments`);
 
 export function colRef(c: ColInfo): BExpr {

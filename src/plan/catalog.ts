@@ -10,6 +10,11 @@ export interface SourceHandle {
   columns(): string[];
   /** Static type of a top-level column. */
   columnType(name: string): SqlType;
+  /**
+   * Schema type of a scalar field inside records (path from the event's top, e.g. ['metadata','status']),
+   * or undefined when the schema has no scalar type for it (unknown, JSON, a record or an array).
+   */
+  fieldType?(path: readonly string[]): SqlType | undefined;
   scan(spec: ScanSpec): Iterable<ScanBatch>;
   /** Dictionary of a hot column (see ScanSpec.hot). */
   hotDict?(key: string): readonly unknown[];
