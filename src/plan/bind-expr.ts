@@ -6,6 +6,7 @@ import { parseTimestamp } from '../core/time.ts';
 import type { Expr, Ident, Pos, Query } from '../sql/ast.ts';
 import { scalarFunction, aggregateFunction, type FnDef } from '../fn/index.ts';
 import type { BExpr, ColInfo, Plan } from './bound.ts';
+import type { SchemaField } from '../store/types.ts';
 import { foldNode } from './fold.ts';
 import { columnsNamed, type CteScope, type FromScope, type RangeVar } from './scope.ts';
 import { castTargetType, commonType, type SqlType } from './types.ts';
@@ -255,6 +256,12 @@ export class ExprBinder {
   }
 
   private field(base: BExpr, name: string, pos: Pos | undefined): BExpr {
+    const shape = base.type === 'ANY' ? recordShapeOf(base) : undefined;
+    if (shape === 'ARRAY') {
+      const what = base.k === 'field' ? base.name : 'an array';
+      fail('query_error', `Cannot access field ${name} on a value with type ARRAY: ${what} is a REPEATED RECORD (array); unnest it first (CROSS JOIN UNNEST(<alias>.${what}) AS x, then x.${name})`, pos);
+    }
+    if (shape !== undefined && shape !== 'STRUCT') fail('query_error', `Cannot access field ${name} on a value with type ${shape}`, pos);
     if (base.type === 'ARRAY') {
       const what = base.k === 'col' ? base.name : 'an array';
       fail('query_error', `Cannot access field ${name} on ${what}, a REPEATED RECORD (array); unnest it first, e.g. CROSS JOIN UNNEST(${what}) AS x ... x.${name}`, pos);
@@ -397,7 +404,37 @@ function schemaTypeOf(e: BExpr, ast: Expr): SqlType | undefined {
   if (ast.kind === 'param') return undefined;
   if (e.type !== 'ANY') return e.type === 'NULL' ? undefined : e.type;
   const o = originOf(e);
-  return o && !o.element ? o.scan.source.fieldType?.(o.path) : undefined;
+  const f = o && !o.element && o.path.length > 1 ? o.scan.source.schemaField?.(o.path) : undefined;
+  return f === undefined ? undefined : shapeType(f);
+}
+
+/** A schema field as a binder type: ARRAY when repeated, STRUCT for a record, undefined for JSON. */
+function shapeType(f: SchemaField): SqlType | undefined {
+  if (f.mode === 'REPEATED') return 'ARRAY';
+  return f.type === 'RECORD' ? 'STRUCT' : f.type === 'JSON' ? undefined : f.type;
+}
+
+/**
+ * What the schema says a value read from log records is, for a field access on it: a path (`m.parsed`),
+ * an element of an unnested array (`tag` of `unnest(m.tags)`), or a struct subscript of a record (`m[0]`
+ * is the record's first field in schema order). Undefined when the schema cannot tell.
+ */
+function recordShapeOf(e: BExpr): SqlType | undefined {
+  if (e.k === 'subscript') {
+    const o = originOf(e.base);
+    if (!o || e.index.k !== 'const' || typeof e.index.value !== 'number') return undefined;
+    const isRecord = o.element ? o.scan.source.schemaField?.(o.path)?.type === 'RECORD' : o.path.length > 1 && o.scan.source.schemaField?.(o.path)?.type === 'RECORD' && o.scan.source.schemaField?.(o.path)?.mode === 'NULLABLE';
+    if (!isRecord) return undefined;
+    const i = e.index.value - (e.mode === 'ordinal' || e.mode === 'safe_ordinal' ? 1 : 0);
+    const child = o.scan.source.schemaChildren?.(o.path)[i];
+    return child ? shapeType(child) : undefined;
+  }
+  const o = originOf(e);
+  if (!o || o.path.length < 1) return undefined;
+  const f = o.scan.source.schemaField?.(o.path);
+  if (!f) return undefined;
+  if (o.element) return f.type === 'RECORD' ? 'STRUCT' : f.type === 'JSON' ? undefined : f.type;
+  return o.path.length > 1 ? shapeType(f) : undefined;
 }
 
 /** STRING against INT64/FLOAT64 where both types are known (a record field by its schema type) is BigQuery's error. */
