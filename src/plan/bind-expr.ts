@@ -85,6 +85,7 @@ export class ExprBinder {
       case 'in': {
         const arg = this.bind(e.operand, ctx);
         const list = e.list.map((x) => this.coerceTo(this.bind(x, ctx), arg.type));
+        checkSchemaTypes('IN', [[arg, e.operand], ...list.map((b, i): [BExpr, Expr] => [b, e.list[i]!])], e.pos);
         return { k: 'in', arg, list, not: e.not, type: 'BOOL' };
       }
       case 'inSubquery': {
@@ -100,8 +101,7 @@ export class ExprBinder {
         const a = this.bind(e.operand, ctx);
         const lo = this.coerceTo(this.bind(e.low, ctx), a.type);
         const hi = this.coerceTo(this.bind(e.high, ctx), a.type);
-        checkSchemaTypes('BETWEEN', a, e.operand, lo, e.low, e.pos);
-        checkSchemaTypes('BETWEEN', a, e.operand, hi, e.high, e.pos);
+        checkSchemaTypes('BETWEEN', [[a, e.operand], [lo, e.low], [hi, e.high]], e.pos);
         const r = foldNode({ k: 'and', args: [this.cmp('>=', a, lo, e.pos), this.cmp('<=', a, hi, e.pos)], type: 'BOOL' });
         return e.not ? { k: 'not', arg: r, type: 'BOOL' } : r;
       }
@@ -351,7 +351,7 @@ export class ExprBinder {
     const a = this.bind(l, ctx);
     const b = this.bind(r, ctx);
     if (op === '=' || op === '!=' || op === '<' || op === '<=' || op === '>' || op === '>=') {
-      checkSchemaTypes(op, a, l, b, r, pos);
+      checkSchemaTypes(op, [[a, l], [b, r]], pos);
       return this.cmp(op, a, b, pos);
     }
     if (op === '+' || op === '-' || op === '*' || op === '/') {
@@ -437,14 +437,16 @@ function recordShapeOf(e: BExpr): SqlType | undefined {
   return o.path.length > 1 ? shapeType(f) : undefined;
 }
 
-/** STRING against INT64/FLOAT64 where both types are known (a record field by its schema type) is BigQuery's error. */
-function checkSchemaTypes(op: string, a: BExpr, aAst: Expr, b: BExpr, bAst: Expr, pos: Pos | undefined): void {
-  const x = schemaTypeOf(a, aAst);
-  const y = schemaTypeOf(b, bAst);
-  if (x === undefined || y === undefined) return;
-  if ((x === 'STRING' && isNum(y)) || (isNum(x) && y === 'STRING')) {
-    fail('query_error', `No matching signature for operator ${op} for argument types: ${x}, ${y}`, pos);
-  }
+/**
+ * The first operand against each other one: STRING against INT64/FLOAT64 where both types are known
+ * (a record field by its schema type) is BigQuery's error, listing every argument's type.
+ */
+function checkSchemaTypes(op: string, args: [BExpr, Expr][], pos: Pos | undefined): void {
+  const types = args.map(([e, ast]) => schemaTypeOf(e, ast));
+  const x = types[0];
+  if (x === undefined) return;
+  const clash = types.slice(1).some((y) => y !== undefined && ((x === 'STRING' && isNum(y)) || (isNum(x) && y === 'STRING')));
+  if (clash) fail('query_error', `No matching signature for operator ${op} for argument types: ${types.map((t, i) => t ?? args[i]![0].type).join(', ')}`, pos);
 }
 const arity = (min: number, max: number): string => (min === max ? `${min} argument${min === 1 ? '' : 's'}` : `${min} to ${max} arguments`);
 

@@ -21,7 +21,12 @@ describe('comparison type checks', () => {
       message: expect.stringContaining('No matching signature for operator >= for argument types: STRING, INT64'),
     });
     expect(errorOf(`select count(*) as n ${AUTH} where 400 < m.status`).message).toContain('argument types: INT64, STRING');
-    expect(errorOf(`select count(*) as n ${AUTH} where m.status between 400 and 499`).code).toBe('query_error');
+    expect(errorOf(`select count(*) as n ${AUTH} where m.status between 400 and 499`).message).toContain('operator BETWEEN for argument types: STRING, INT64, INT64');
+  });
+
+  it('IN with a list of the other type', () => {
+    expect(errorOf(`select count(*) as n ${AUTH} where m.status in (401, 403)`).message).toContain('operator IN for argument types: STRING, INT64, INT64');
+    expect(rows(`select count(*) as n ${AUTH} where m.status in ('401', '403')`)).toEqual([{ n: 3 }]);
   });
 
   it('an INT64 field of the schema (edge response.status_code) against a STRING literal', () => {
