@@ -57,6 +57,15 @@ export class SqlParser extends CstParser {
     return i === 1 || this.BACKTRACK(this.queryThenClose).call(this);
   }
 
+  /** At `(` in FROM: a subquery (`(SELECT ...)`, `((SELECT ...) UNION ALL ...)`) rather than a parenthesised join? */
+  private subqueryItemAhead(): boolean {
+    let i = 2;
+    while (this.LA(i).tokenType === T.LParen) i++;
+    const t = this.LA(i).tokenType;
+    if (t !== T.Select && t !== T.With) return false;
+    return i === 2 || this.BACKTRACK(this.parenQuery).call(this);
+  }
+
   private intervalAhead(): boolean {
     return isWord(this.LA(1), 'INTERVAL') && this.BACKTRACK(this.interval).call(this);
   }
@@ -87,6 +96,13 @@ export class SqlParser extends CstParser {
   });
 
   /** Used only to look ahead: a query and the `)` that closes it. */
+  /** `( query )`: only for look-ahead (subqueryItemAhead). */
+  public parenQuery = this.RULE('parenQuery', () => {
+    this.CONSUME(T.LParen);
+    this.SUBRULE(this.query);
+    this.CONSUME(T.RParen);
+  });
+
   public queryThenClose = this.RULE('queryThenClose', () => {
     this.SUBRULE(this.query);
     this.CONSUME(T.RParen);
@@ -303,17 +319,26 @@ export class SqlParser extends CstParser {
           this.OPTION3(() => this.SUBRULE2(this.alias, { LABEL: 'offsetAlias' }));
         });
       }),
-      alt(() => {
+      gatedAlt(() => this.subqueryItemAhead(), () => {
         this.CONSUME2(T.LParen);
         this.SUBRULE(this.query);
         this.CONSUME2(T.RParen);
         this.OPTION4(() => this.SUBRULE3(this.alias));
       }),
+      alt(() => this.SUBRULE(this.parenJoin)),
       alt(() => {
         this.SUBRULE(this.path);
         this.OPTION5(() => this.SUBRULE4(this.alias));
       }),
     ]);
+  });
+
+  /** `( a JOIN b USING (x) )`: a parenthesised join used as one FROM item. */
+  public parenJoin = this.RULE('parenJoin', () => {
+    this.CONSUME(T.LParen);
+    this.SUBRULE(this.fromItem);
+    this.AT_LEAST_ONE(() => this.SUBRULE(this.joinPart));
+    this.CONSUME(T.RParen);
   });
 
   public orderBy = this.RULE('orderBy', () => {

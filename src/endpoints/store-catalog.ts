@@ -5,6 +5,31 @@ import type { Catalog, SourceHandle } from '../plan/catalog.ts';
 import type { SqlType } from '../plan/types.ts';
 import type { Store } from '../store/store.ts';
 import type { SourceStore } from '../store/source-store.ts';
+import type { SchemaField } from '../store/types.ts';
+
+/** Fields by path and records' fields in order, built once per schema snapshot (a new snapshot when fields are added). */
+interface SchemaIndex {
+  byPath: Map<string, SchemaField>;
+  children: Map<string, SchemaField[]>;
+}
+const SCHEMA_INDEX = new WeakMap<readonly SchemaField[], SchemaIndex>();
+const pathKey = (path: readonly string[]): string => path.join('\u0000');
+
+function schemaIndex(fields: readonly SchemaField[]): SchemaIndex {
+  let ix = SCHEMA_INDEX.get(fields);
+  if (ix === undefined) {
+    ix = { byPath: new Map(), children: new Map() };
+    for (const f of fields) {
+      ix.byPath.set(pathKey(f.path), f);
+      const parent = pathKey(f.path.slice(0, -1));
+      const list = ix.children.get(parent);
+      if (list) list.push(f);
+      else ix.children.set(parent, [f]);
+    }
+    SCHEMA_INDEX.set(fields, ix);
+  }
+  return ix;
+}
 
 const FIXED: Record<string, SqlType> = { id: 'STRING', timestamp: 'TIMESTAMP', event_message: 'STRING', metadata: 'ARRAY' };
 
@@ -21,6 +46,8 @@ function handle(s: SourceStore): SourceHandle {
       if (f.mode === 'REPEATED' || f.type === 'RECORD') return 'ARRAY';
       return f.type === 'JSON' ? 'ANY' : f.type;
     },
+    schemaField: (path) => schemaIndex(s.schema()).byPath.get(pathKey(path)),
+    schemaChildren: (path) => schemaIndex(s.schema()).children.get(pathKey(path)) ?? [],
     scan: (spec) => s.scan(spec),
     hotKeys: s.hotKeys,
     hotDict: (key) => s.hotDict(key),

@@ -6,10 +6,11 @@ import { parseTimestamp } from '../core/time.ts';
 import type { Expr, Ident, Pos, Query } from '../sql/ast.ts';
 import { scalarFunction, aggregateFunction, type FnDef } from '../fn/index.ts';
 import type { BExpr, ColInfo, Plan } from './bound.ts';
+import type { SchemaField } from '../store/types.ts';
 import { foldNode } from './fold.ts';
 import { columnsNamed, type CteScope, type FromScope, type RangeVar } from './scope.ts';
 import { castTargetType, commonType, type SqlType } from './types.ts';
-import { registerSubqueryPlan } from './expr-util.ts';
+import { originOf, registerSubqueryPlan } from './expr-util.ts';
 import type { IntervalValue } from '../exec/values.ts';
 
 export interface ExprCtx {
@@ -84,6 +85,7 @@ export class ExprBinder {
       case 'in': {
         const arg = this.bind(e.operand, ctx);
         const list = e.list.map((x) => this.coerceTo(this.bind(x, ctx), arg.type));
+        checkSchemaTypes('IN', [[arg, e.operand], ...list.map((b, i): [BExpr, Expr] => [b, e.list[i]!])], e.pos);
         return { k: 'in', arg, list, not: e.not, type: 'BOOL' };
       }
       case 'inSubquery': {
@@ -99,6 +101,7 @@ export class ExprBinder {
         const a = this.bind(e.operand, ctx);
         const lo = this.coerceTo(this.bind(e.low, ctx), a.type);
         const hi = this.coerceTo(this.bind(e.high, ctx), a.type);
+        checkSchemaTypes('BETWEEN', [[a, e.operand], [lo, e.low], [hi, e.high]], e.pos);
         const r = foldNode({ k: 'and', args: [this.cmp('>=', a, lo, e.pos), this.cmp('<=', a, hi, e.pos)], type: 'BOOL' });
         return e.not ? { k: 'not', arg: r, type: 'BOOL' } : r;
       }
@@ -253,6 +256,12 @@ export class ExprBinder {
   }
 
   private field(base: BExpr, name: string, pos: Pos | undefined): BExpr {
+    const shape = base.type === 'ANY' ? recordShapeOf(base) : undefined;
+    if (shape === 'ARRAY') {
+      const what = base.k === 'field' ? base.name : 'an array';
+      fail('query_error', `Cannot access field ${name} on a value with type ARRAY: ${what} is a REPEATED RECORD (array); unnest it first (CROSS JOIN UNNEST(<alias>.${what}) AS x, then x.${name})`, pos);
+    }
+    if (shape !== undefined && shape !== 'STRUCT') fail('query_error', `Cannot access field ${name} on a value with type ${shape}`, pos);
     if (base.type === 'ARRAY') {
       const what = base.k === 'col' ? base.name : 'an array';
       fail('query_error', `Cannot access field ${name} on ${what}, a REPEATED RECORD (array); unnest it first, e.g. CROSS JOIN UNNEST(${what}) AS x ... x.${name}`, pos);
@@ -341,7 +350,10 @@ export class ExprBinder {
     }
     const a = this.bind(l, ctx);
     const b = this.bind(r, ctx);
-    if (op === '=' || op === '!=' || op === '<' || op === '<=' || op === '>' || op === '>=') return this.cmp(op, a, b, pos);
+    if (op === '=' || op === '!=' || op === '<' || op === '<=' || op === '>' || op === '>=') {
+      checkSchemaTypes(op, [[a, l], [b, r]], pos);
+      return this.cmp(op, a, b, pos);
+    }
     if (op === '+' || op === '-' || op === '*' || op === '/') {
       if ((a.type === 'TIMESTAMP' || b.type === 'TIMESTAMP') && (a.type === 'INTERVAL' || b.type === 'INTERVAL') && op !== '*' && op !== '/') {
         const [t, iv] = a.type === 'TIMESTAMP' ? [a, b] : [b, a];
@@ -364,7 +376,7 @@ export class ExprBinder {
     const y = this.coerceTo(b, x.type);
     const known = (t: SqlType) => t !== 'ANY' && t !== 'NULL';
     if (known(x.type) && known(y.type) && x.type !== y.type && !(isNum(x.type) && isNum(y.type))) {
-      fail('query_error', `No matching signature for operator ${op} for argument types ${x.type}, ${y.type}`, pos);
+      fail('query_error', `No matching signature for operator ${op} for argument types: ${x.type}, ${y.type}`, pos);
     }
     return this.callFn('$' + op, [x, y], pos);
   }
@@ -383,6 +395,59 @@ export class ExprBinder {
 }
 
 const isNum = (t: SqlType): boolean => t === 'INT64' || t === 'FLOAT64';
+
+/**
+ * The type BigQuery would see: the static type, or for a field inside log records (static type ANY)
+ * its type in the source schema. A parameter is left out: its text is read as the other side's type.
+ */
+function schemaTypeOf(e: BExpr, ast: Expr): SqlType | undefined {
+  if (ast.kind === 'param') return undefined;
+  if (e.type !== 'ANY') return e.type === 'NULL' ? undefined : e.type;
+  const o = originOf(e);
+  const f = o && !o.element && o.path.length > 1 ? o.scan.source.schemaField?.(o.path) : undefined;
+  return f === undefined ? undefined : shapeType(f);
+}
+
+/** A schema field as a binder type: ARRAY when repeated, STRUCT for a record, undefined for JSON. */
+function shapeType(f: SchemaField): SqlType | undefined {
+  if (f.mode === 'REPEATED') return 'ARRAY';
+  return f.type === 'RECORD' ? 'STRUCT' : f.type === 'JSON' ? undefined : f.type;
+}
+
+/**
+ * What the schema says a value read from log records is, for a field access on it: a path (`m.parsed`),
+ * an element of an unnested array (`tag` of `unnest(m.tags)`), or a struct subscript of a record (`m[0]`
+ * is the record's first field in schema order). Undefined when the schema cannot tell.
+ */
+function recordShapeOf(e: BExpr): SqlType | undefined {
+  if (e.k === 'subscript') {
+    const o = originOf(e.base);
+    if (!o || e.index.k !== 'const' || typeof e.index.value !== 'number') return undefined;
+    const isRecord = o.element ? o.scan.source.schemaField?.(o.path)?.type === 'RECORD' : o.path.length > 1 && o.scan.source.schemaField?.(o.path)?.type === 'RECORD' && o.scan.source.schemaField?.(o.path)?.mode === 'NULLABLE';
+    if (!isRecord) return undefined;
+    const i = e.index.value - (e.mode === 'ordinal' || e.mode === 'safe_ordinal' ? 1 : 0);
+    const child = o.scan.source.schemaChildren?.(o.path)[i];
+    return child ? shapeType(child) : undefined;
+  }
+  const o = originOf(e);
+  if (!o || o.path.length < 1) return undefined;
+  const f = o.scan.source.schemaField?.(o.path);
+  if (!f) return undefined;
+  if (o.element) return f.type === 'RECORD' ? 'STRUCT' : f.type === 'JSON' ? undefined : f.type;
+  return o.path.length > 1 ? shapeType(f) : undefined;
+}
+
+/**
+ * The first operand against each other one: STRING against INT64/FLOAT64 where both types are known
+ * (a record field by its schema type) is BigQuery's error, listing every argument's type.
+ */
+function checkSchemaTypes(op: string, args: [BExpr, Expr][], pos: Pos | undefined): void {
+  const types = args.map(([e, ast]) => schemaTypeOf(e, ast));
+  const x = types[0];
+  if (x === undefined) return;
+  const clash = types.slice(1).some((y) => y !== undefined && ((x === 'STRING' && isNum(y)) || (isNum(x) && y === 'STRING')));
+  if (clash) fail('query_error', `No matching signature for operator ${op} for argument types: ${types.map((t, i) => t ?? args[i]![0].type).join(', ')}`, pos);
+}
 const arity = (min: number, max: number): string => (min === max ? `${min} argument${min === 1 ? '' : 's'}` : `${min} to ${max} arguments`);
 
 export function colRef(c: ColInfo): BExpr {

@@ -22,7 +22,7 @@ export interface BindOptions {
   nowUs: number;
 }
 
-function fail(code: 'unknown_name' | 'query_error' | 'query_error' | 'sandbox_violation', msg: string, pos?: Pos, extra: Record<string, unknown> = {}): never {
+function fail(code: 'unknown_name' | 'ambiguous_name' | 'query_error' | 'sandbox_violation', msg: string, pos?: Pos, extra: Record<string, unknown> = {}): never {
   throw new RingqlError(code, msg, { ...posDetails(pos), ...extra });
 }
 
@@ -258,7 +258,8 @@ export class Binder implements ExprBinderHost {
       const replace = new Map((it.replace ?? []).map((r) => [r.alias.toLowerCase(), r.expr]));
       const seen = new Set<string>();
       for (const v of vars) {
-        const cols = v.kind === 'value' ? [{ ...v.cols[0]!, name: v.display }] : v.cols.filter((c) => !v.hidden?.has(c.id) && !c.name.startsWith('$'));
+        // `a.*` lists all of a's columns; a bare `*` leaves out those a JOIN USING merged.
+        const cols = v.kind === 'value' ? [{ ...v.cols[0]!, name: v.display }] : v.cols.filter((c) => !(it.qualifier ? false : v.hidden?.has(c.id)) && !c.name.startsWith('$'));
         for (const c of cols) {
           const l = c.name.toLowerCase();
           if (except.has(l)) { seen.add(l); continue; }
@@ -375,20 +376,14 @@ export class Binder implements ExprBinderHost {
     const right = this.bindFrom(r, rightScope, ctes, trusted);
     for (const v of rightScope.vars) scope.add(v);
     let on: BExpr | undefined;
+    const type = j.type === 'COMMA' || j.type === 'CROSS' ? 'cross' : (j.type.toLowerCase() as 'inner' | 'left' | 'right' | 'full');
+    let using: UsingColumns | null = null;
     if (j.using) {
-      const parts: BExpr[] = [];
-      for (const name of j.using) {
-        const l = scope.vars.slice(0, scope.vars.length - rightScope.vars.length).flatMap((v) => (v.kind === 'table' ? v.cols : [])).find((c) => c.name.toLowerCase() === name.toLowerCase());
-        const rv = rightScope.vars.flatMap((v) => (v.kind === 'table' ? v.cols.map((c) => ({ v, c })) : [])).find((x) => x.c.name.toLowerCase() === name.toLowerCase());
-        if (!l || !rv) fail('unknown_name', `Column ${name} in USING clause is not on both sides of the join`, j.pos);
-        parts.push(this.exprs.cmp('=', colRef(l), colRef(rv.c), j.pos));
-        (rv.v.hidden ??= new Set()).add(rv.c.id);
-      }
-      on = parts.length === 1 ? parts[0]! : { k: 'and', args: parts, type: 'BOOL' };
+      using = this.usingColumns(j.using, scope.vars.slice(0, scope.vars.length - rightScope.vars.length), rightScope.vars, type, j.pos);
+      on = using.on;
     } else if (j.on) {
       on = this.exprs.expectBool(this.exprs.bind(j.on, { scope, ctes, trusted, aggMode: 'forbid', clause: 'JOIN ON' }), 'JOIN ON', j.on.pos);
     }
-    const type = j.type === 'COMMA' || j.type === 'CROSS' ? 'cross' : (j.type.toLowerCase() as 'inner' | 'left' | 'right' | 'full');
     // A cross join with a one-row constant relation (its columns already read as constants) is the other side.
     if (type === 'cross' && !on) {
       if (constantColumns(left)) return right;
@@ -398,7 +393,40 @@ export class Binder implements ExprBinderHost {
     const join: Plan = { k: 'join', left, right, type, cols: [...left.cols, ...right.cols] };
     // A clock-dependent TRUE stays in the plan, so the bucket cache sees that the answer depends on time.
     if (on && !(on.k === 'const' && on.value === true && !on.clock)) join.on = on;
-    return join;
+    if (!using) return join;
+    // BigQuery: each USING column appears once, first, before the columns of both sides.
+    scope.vars.splice(0, 0, { names: [], display: 'JOIN USING', kind: 'table', cols: using.merged });
+    if (using.coalesce.length === 0) return join;
+    const extra = using.coalesce.map((c) => c.col);
+    return { k: 'project', input: join, exprs: [...join.cols.map(colRef), ...using.coalesce.map((c) => c.expr)], cols: [...join.cols, ...extra] };
+  }
+
+  /**
+   * `USING (a, b)`: an equality per column (each must be a visible column of both sides), the
+   * originals hidden from unqualified names and `*`, and the merged column each name now means —
+   * the left one (INNER, LEFT), the right one (RIGHT), or COALESCE of both (FULL), as BigQuery does.
+   */
+  private usingColumns(names: string[], leftVars: RangeVar[], rightVars: RangeVar[], type: string, pos: Pos | undefined): UsingColumns {
+    const parts: BExpr[] = [];
+    const merged: ColInfo[] = [];
+    const coalesce: UsingColumns['coalesce'] = [];
+    for (const name of names) {
+      const l = visibleColumn(leftVars, name, 'left', pos);
+      const r = visibleColumn(rightVars, name, 'right', pos);
+      parts.push(this.exprs.cmp('=', colRef(l.col), colRef(r.col), pos));
+      (l.v.hidden ??= new Set()).add(l.col.id);
+      (r.v.hidden ??= new Set()).add(r.col.id);
+      if (type === 'full') {
+        const t = commonType(l.col.type, r.col.type) ?? 'ANY';
+        const col = this.newCol(l.col.name, t);
+        coalesce.push({ col, expr: this.exprs.callFn('COALESCE', [colRef(l.col), colRef(r.col)], pos) });
+        merged.push(col);
+      } else {
+        merged.push(type === 'right' ? r.col : l.col);
+      }
+    }
+    const on: BExpr = parts.length === 1 ? parts[0]! : { k: 'and', args: parts, type: 'BOOL' };
+    return { on, merged, coalesce };
   }
 
   private bindUnnest(expr: Expr, alias: string | undefined, offsetAlias: string | undefined, input: Plan, scope: FromScope,
@@ -426,6 +454,24 @@ export class Binder implements ExprBinderHost {
     }
     return plan;
   }
+}
+
+interface UsingColumns {
+  on: BExpr;
+  /** What each USING name means after the join, in USING order. */
+  merged: ColInfo[];
+  /** FULL JOIN: the COALESCE columns a projection over the join computes. */
+  coalesce: { col: ColInfo; expr: BExpr }[];
+}
+
+/** The one column named `name` that unqualified names see on one side of a USING join. */
+function visibleColumn(vars: RangeVar[], name: string, side: string, pos: Pos | undefined): { v: RangeVar; col: ColInfo } {
+  const scope = new FromScope(null);
+  for (const v of vars) scope.add(v);
+  const hits = scope.findColumn(name);
+  if (hits.length === 0) fail('unknown_name', `Column ${name} in USING clause not found on ${side} side of join`, pos);
+  if (hits.length > 1) fail('ambiguous_name', `Column ${name} in USING clause is ambiguous on the ${side} side of join: it is a column of ${hits.map((h) => h.v.display).join(' and ')}`, pos);
+  return hits[0]!;
 }
 
 /**

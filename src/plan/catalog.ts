@@ -1,7 +1,7 @@
 // What the binder needs to know about a source (its name, columns and their types) and how the
 // executor scans it. Implemented over the store by src/endpoints/catalog-from-store.ts.
 
-import type { SourceDef, ScanSpec, ScanBatch } from '../store/types.ts';
+import type { SourceDef, ScanSpec, ScanBatch, SchemaField } from '../store/types.ts';
 import type { SqlType } from './types.ts';
 
 export interface SourceHandle {
@@ -10,6 +10,10 @@ export interface SourceHandle {
   columns(): string[];
   /** Static type of a top-level column. */
   columnType(name: string): SqlType;
+  /** Schema entry of a field inside records (path from the event's top, e.g. ['metadata','status']); undefined: unknown. */
+  schemaField?(path: readonly string[]): SchemaField | undefined;
+  /** Names of a record's fields in the schema's order (a struct subscript `m[0]` reads the first). */
+  schemaChildren?(path: readonly string[]): readonly SchemaField[];
   scan(spec: ScanSpec): Iterable<ScanBatch>;
   /** Dictionary of a hot column (see ScanSpec.hot). */
   hotDict?(key: string): readonly unknown[];

@@ -149,6 +149,10 @@ export class AstBuilder extends BaseVisitor {
     return q;
   }
 
+  parenQuery(ctx: Ctx): Query {
+    return this.q(node(ctx, 'query')!);
+  }
+
   queryThenClose(ctx: Ctx): Query {
     return this.q(node(ctx, 'query')!);
   }
@@ -263,10 +267,15 @@ export class AstBuilder extends BaseVisitor {
     return left;
   }
 
+  parenJoin(ctx: Ctx): FromItem {
+    return this.fromClause(ctx);
+  }
+
   joinPart(ctx: Ctx, left: FromItem): Join {
     const right = this.visit(node(ctx, 'fromItem')!) as FromItem;
     const pos = left.pos ? { pos: left.pos } : {};
-    if (ctx.Comma) return { kind: 'join', type: 'COMMA', left, right, ...pos };
+    // The commas of a USING list land in this rule's context too: only a join without JOIN is `FROM a, b`.
+    if (ctx.Comma && !ctx.Join) return { kind: 'join', type: 'COMMA', left, right, ...pos };
     const typeNode = node(ctx, 'joinType');
     const type = typeNode ? (this.visit(typeNode) as Join['type']) : 'INNER';
     const j: Join = { kind: 'join', type, left, right };
@@ -298,6 +307,8 @@ export class AstBuilder extends BaseVisitor {
       }
       return { ...u, pos: tokPos(tok(ctx, 'Unnest')!) };
     }
+    const pj = node(ctx, 'parenJoin');
+    if (pj) return this.visit(pj) as FromItem;
     const q = node(ctx, 'query');
     if (q) return { kind: 'subqueryRef', query: this.q(q), ...alias, pos: tokPos(tok(ctx, 'LParen')!) };
     const p = this.visit(node(ctx, 'path')!) as PathValue;

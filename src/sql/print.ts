@@ -244,7 +244,8 @@ class SqlPrinter {
         return `UNNEST(${this.expr(f.expr, ind)})${alias(f.alias)}${f.offsetAlias !== undefined ? ` WITH OFFSET${alias(f.offsetAlias)}` : ''}`;
       case 'join': {
         const left = this.fromItem(f.left, ind);
-        const right = this.fromItem(f.right, ind);
+        // A join on the right was written in parentheses (`a JOIN (b JOIN c ON ...) ON ...`).
+        const right = f.right.kind === 'join' ? `(${this.fromItem(f.right, ind + 1)})` : this.fromItem(f.right, ind);
         if (f.type === 'COMMA') return `${left},\n${pad(ind + 1)}${right}`;
         const keyword = f.type === 'INNER' ? 'JOIN' : `${f.type} JOIN`;
         let text = `${left}\n${pad(ind)}${keyword} ${right}`;

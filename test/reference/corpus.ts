@@ -611,7 +611,28 @@ class QueryGen {
     if (k < 0.7) {
       return `select t.id, pc.n from \`edge.logs.prod\` t left join (select p.project, count(*) as n from \`postgres.logs\` p group by p.project) pc on pc.project = t.project where ${this.condition(() => this.edgeAtom(false))} order by t.id`;
     }
+    if (k > 0.85) return this.usingJoinQuery();
     return `select f.id, fm.function_id, t.id as edge_id from \`function-runtime-events\` f cross join unnest(f.metadata) fm inner join \`edge.logs.prod\` t on t.project = fm.project_ref and t.timestamp = f.timestamp order by f.id, edge_id`;
+  }
+
+  /** JOIN USING with one or two columns, every join type, bare names and `*` (the merged columns come first). */
+  usingJoinQuery(): string {
+    const r = this.r;
+    const type = pick(r, ['join', 'inner join', 'left join', 'right join', 'full join']);
+    const two = chance(r, 0.6);
+    const by = two ? 'project, h' : 'project';
+    const e = `(select t.project, timestamp_trunc(t.timestamp, hour) as h, count(*) as n from \`edge.logs.prod\` t group by 1, 2)`;
+    const p = `(select p.project, timestamp_trunc(p.timestamp, hour) as h, count(*) as m from \`postgres.logs\` p where p.timestamp > ${this.timeLiteral()} group by 1, 2)`;
+    // With one USING column `*` would show h twice (a duplicate-name error in BigQuery too).
+    if (two && chance(r, 0.5)) return `select * from ${e} ${type} ${p} using (${by}) order by 1, 2, 3, 4`;
+    if (chance(r, 0.3)) {
+      // A parenthesised join as the left or the right side of another.
+      const c = `(select c.project, count(*) as k from \`postgres.logs\` c group by 1) as c`;
+      const inner = `(${e} as e ${type} ${p} as p using (${by}))`;
+      const from = chance(r, 0.5) ? `${inner} left join ${c} using (project)` : `${c} right join ${inner} on c.project = e.project`;
+      return `select e.project as ep, p.project as pp, n, m, k from ${from} order by 1, 2, 3, 4, 5`;
+    }
+    return `select project, e.h as eh, p.h as ph, n, m from ${e} as e ${type} ${p} as p using (${by}) order by 1, 2, 3, 4, 5`;
   }
 
   miscQuery(): string {

@@ -36,6 +36,8 @@ interface Binding {
   row: Row | null;
   /** Element of an UNNEST ('value' binding). */
   value: V;
+  /** Lower-cased columns a JOIN USING merged: hidden from unqualified names and a bare `*`. */
+  hidden?: string[];
 }
 
 interface Env {
@@ -444,7 +446,7 @@ function selectColumns(item: SelectItem, shape: Binding[], nextAnon: () => strin
     if (q && (q.length !== 1 || b.alias?.toLowerCase() !== q[0])) return;
     if (b.kind === 'row') {
       for (const c of b.columns) {
-        if (except.has(c.toLowerCase())) continue;
+        if (except.has(c.toLowerCase()) || (!q && b.hidden?.includes(c.toLowerCase()))) continue;
         const r = replace.get(c.toLowerCase());
         out.push(r ? { name: c, expr: r } : { name: c, expr: null, read: (env) => env.bindings[bi]!.row?.[c] ?? null });
       }
@@ -522,7 +524,7 @@ function unnestValues(e: Expr, alias: string | null, offsetAlias: string | undef
 }
 
 function expandJoin(j: Extract<FromItem, { kind: 'join' }>, ctx: Ctx, outer: Env | null): Binding[][] {
-  if (j.using) throw new ReferenceUnsupported('JOIN USING');
+  if (j.using) return expandUsingJoin(j, j.using, ctx, outer);
   const lefts = expandFrom(j.left, ctx, outer);
   const out: Binding[][] = [];
   const rightShape = (): Binding[] => shapeOf(j.right, ctx);
@@ -557,6 +559,64 @@ function expandJoin(j: Extract<FromItem, { kind: 'join' }>, ctx: Ctx, outer: Env
   return out;
 }
 
+/** The visible (not USING-merged) column `name` among bindings: [binding index, column]; ambiguity is an error. */
+function visibleColumn(bs: Binding[], name: string): [number, string] {
+  const l = name.toLowerCase();
+  const hits = bs.flatMap((b, i) => {
+    const c = b.kind === 'row' && !b.hidden?.includes(l) ? findColumn(b.columns, name) : undefined;
+    return c === undefined ? [] : [[i, c] as [number, string]];
+  });
+  if (hits.length === 0) throw new RingqlError('unknown_name', `USING column ${name} not on both sides`);
+  if (hits.length > 1) throw new RingqlError('ambiguous_name', `USING column ${name} is ambiguous`);
+  return hits[0]!;
+}
+
+/**
+ * `a JOIN b USING (x, y)`, directly from BigQuery's definition: rows match when every named column is
+ * equal; the result leads with one binding holding the merged columns (left value for INNER/LEFT,
+ * right for RIGHT, the non-NULL one for FULL), and both sides' originals are hidden from bare names.
+ */
+function usingBindings(j: Extract<FromItem, { kind: 'join' }>, names: string[], l: Binding[], r: Binding[]): Binding[] {
+  const row: Row = {};
+  const columns: string[] = [];
+  for (const n of names) {
+    const [li, lc] = visibleColumn(l, n);
+    const [ri, rc] = visibleColumn(r, n);
+    const lv = l[li]!.row?.[lc] ?? null;
+    const rv = r[ri]!.row?.[rc] ?? null;
+    columns.push(lc);
+    row[lc] = j.type === 'RIGHT' ? rv : j.type === 'FULL' ? lv ?? rv : lv;
+  }
+  const hide = (b: Binding): Binding => ({ ...b, hidden: [...(b.hidden ?? []), ...names.map((n) => n.toLowerCase())] });
+  return [{ alias: null, kind: 'row', columns, row, value: null }, ...l.map(hide), ...r.map(hide)];
+}
+
+function usingMatch(names: string[], l: Binding[], r: Binding[]): boolean {
+  return names.every((n) => {
+    const [li, lc] = visibleColumn(l, n);
+    const [ri, rc] = visibleColumn(r, n);
+    return equals(l[li]!.row?.[lc] ?? null, r[ri]!.row?.[rc] ?? null) === true;
+  });
+}
+
+function expandUsingJoin(j: Extract<FromItem, { kind: 'join' }>, names: string[], ctx: Ctx, outer: Env | null): Binding[][] {
+  const lefts = expandFrom(j.left, ctx, outer);
+  const rights = expandFrom(j.right, ctx, outer);
+  const lshape = shapeOf(j.left, ctx);
+  const rshape = shapeOf(j.right, ctx);
+  const out: Binding[][] = [];
+  const matched = new Set<number>();
+  for (const l of lefts) {
+    let any = false;
+    rights.forEach((r, ri) => {
+      if (usingMatch(names, l, r)) { out.push(usingBindings(j, names, l, r)); any = true; matched.add(ri); }
+    });
+    if (!any && (j.type === 'LEFT' || j.type === 'FULL')) out.push(usingBindings(j, names, l, rshape));
+  }
+  if (j.type === 'RIGHT' || j.type === 'FULL') rights.forEach((r, ri) => { if (!matched.has(ri)) out.push(usingBindings(j, names, lshape, r)); });
+  return out;
+}
+
 /** The bindings of a FROM item with NULL rows/values: the padding of an outer join, and star's columns. */
 function shapeOf(item: FromItem, ctx: Ctx): Binding[] {
   switch (item.kind) {
@@ -575,6 +635,7 @@ function shapeOf(item: FromItem, ctx: Ctx): Binding[] {
       return b;
     }
     case 'join':
+      if (item.using) return usingBindings(item, item.using, shapeOf(item.left, ctx), shapeOf(item.right, ctx));
       return [...shapeOf(item.left, ctx), ...shapeOf(item.right, ctx)];
   }
 }
@@ -619,7 +680,7 @@ function resolveIn(parts: string[], env: Env): { v: V } | undefined {
     if (col === undefined) throw new RingqlError('unknown_name', `${parts[0]} has no column ${parts[1]}`);
     return { v: fields(b.row === null ? null : b.row[col] ?? null, parts.slice(2)) };
   }
-  const hits = env.bindings.filter((b) => b.kind === 'row' && findColumn(b.columns, head) !== undefined);
+  const hits = env.bindings.filter((b) => b.kind === 'row' && !b.hidden?.includes(head) && findColumn(b.columns, head) !== undefined);
   if (hits.length > 1) throw new RingqlError('ambiguous_name', `column ${parts[0]} is ambiguous`);
   if (hits.length === 1) {
     const b = hits[0]!;
