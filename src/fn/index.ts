@@ -4,6 +4,7 @@ import './operators.ts';
 import './scalar-string.ts';
 import './scalar-time.ts';
 import './scalar-misc.ts';
+import './scalar-json.ts';
 import './aggregates.ts';
 
 export { scalarFunction, aggregateFunction } from './registry.ts';
