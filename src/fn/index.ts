@@ -5,6 +5,7 @@ import './scalar-string.ts';
 import './scalar-time.ts';
 import './scalar-misc.ts';
 import './scalar-json.ts';
+import './scalar-date-parse.ts';
 import './aggregates.ts';
 
 export { scalarFunction, aggregateFunction } from './registry.ts';
