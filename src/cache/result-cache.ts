@@ -81,11 +81,13 @@ export function keyPrefix(endpointId: string): string {
 
 /**
  * The cache key: endpoint, declared parameter values (in declaration order, as resolveRequest
- * builds them), the consumer query and the redaction flag. Each value is length-prefixed, so no
+ * builds them), the consumer query, the redaction flag and the output format (the format is part
+ * of the answer; json adds nothing, so its keys are as before). Each value is length-prefixed, so no
  * two requests share a key; built by concatenation because it runs on every request.
  */
 export function cacheKey(endpointId: string, req: ResolvedRequest, redact: boolean): string {
   let key = keyPrefix(endpointId) + (redact ? 'r' : '-');
+  if (req.format && req.format !== 'json') key += `#${req.format};`;
   for (const [name, v] of req.values) key += `${name.length}:${name}=${v === null ? '~' : `${v.length}:${v}`};`;
   if (req.consumer) key += `${req.consumer.kind}:${req.consumer.text.length}:${req.consumer.text}`;
   return key;
@@ -155,7 +157,7 @@ export class ResultCache {
         const seq = clock.lastSeq(), watermark = clock.watermark();
         const a = this.buckets.answer(key, plan, shape, clock, ctx.budget);
         this.trimBuckets(key);
-        const r = executePlan(a.plan, prep, redact, ctx.budget, performance.now() - t0);
+        const r = executePlan(a.plan, prep, redact, ctx.budget, performance.now() - t0, req.format);
         if (dependsOnlyOnScanAndWindowStart(plan, shape.scan)) {
           const { minTs, minTsClock } = shape.scan;
           const offset = minTsClock === 'affine' && minTs !== undefined ? minTs - nowUs : null;

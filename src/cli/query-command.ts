@@ -1,5 +1,6 @@
 // `ringql query`: loads NDJSON files into an in-process store and runs a built-in endpoint (with
-// --sql/--lql as its sandbox query) or a plain query over the sources; prints the HTTP body.
+// --sql/--lql as its sandbox query) or a plain query over the sources; prints the HTTP body
+// (JSON, or NDJSON/CSV with --format).
 
 import { createReadStream, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -14,9 +15,11 @@ import { optimize } from '../plan/rules.ts';
 import { explainPlan } from '../plan/explain.ts';
 import { runToJson } from '../exec/run.ts';
 import { parseArgs, UsageError } from './args.ts';
+import { OUTPUT_FORMATS, type OutputFormat } from '../exec/sinks/row-sink.ts';
 
 export const QUERY_USAGE = `usage: ringql query [--endpoint <name>] [--sql <text|@file>] [--lql <text>] [--param k=v]...
-                    [--load <source>=<file.ndjson>]... [--now <ISO>] [--explain]`;
+                    [--load <source>=<file.ndjson>]... [--now <ISO>] [--explain]
+                    [--format json|ndjson|csv]`;
 
 export interface Io {
   out: (s: string) => void;
@@ -31,6 +34,7 @@ export async function queryCommand(argv: string[], io: Io = stdio): Promise<numb
     args = parseArgs(argv, {
       endpoint: { value: true }, sql: { value: true }, lql: { value: true }, param: { value: true, repeat: true },
       load: { value: true, repeat: true }, now: { value: true }, explain: { value: false }, help: { value: false },
+      format: { value: true },
     });
   } catch (err) {
     if (err instanceof UsageError) { io.err(`${err.message}\n${QUERY_USAGE}\n`); return 2; }
@@ -38,6 +42,9 @@ export async function queryCommand(argv: string[], io: Io = stdio): Promise<numb
   }
   if (args.has('help')) { io.out(QUERY_USAGE + '\n'); return 0; }
   const one = (k: string): string | undefined => args.get(k)?.[0];
+  const formatArg = one('format') ?? 'json';
+  const format = OUTPUT_FORMATS.find((f) => f === formatArg.toLowerCase());
+  if (!format) { io.err(`--format must be one of ${OUTPUT_FORMATS.join(', ')}; got "${formatArg}"\n`); return 2; }
   let now = nowMicros();
   const nowArg = one('now');
   if (nowArg !== undefined) {
@@ -79,14 +86,14 @@ export async function queryCommand(argv: string[], io: Io = stdio): Promise<numb
         io.out(explainPlan(planRequest(prep, resolveRequest(prep, params), service.catalog, now)) + '\n');
         return 0;
       }
-      const r = await service.run({ endpoint, params, redactHeader: false });
-      io.out(r.body.toString('utf8') + '\n');
+      const r = await service.run(format === 'json' ? { endpoint, params, redactHeader: false } : { endpoint, params, redactHeader: false, accepted: format });
+      io.out(printable(r.body, r.format ?? 'json'));
       return 0;
     }
     const q = parseSavedQuery(sql!);
     const plan = optimize(new Binder({ catalog: service.catalog, params: new Map([...params].map(([k, v]) => [k, v])), nowUs: now }).bindTop(q));
     if (args.has('explain')) { io.out(explainPlan(plan) + '\n'); return 0; }
-    io.out(runToJson(plan, { maxRows: null }).body.toString('utf8') + '\n');
+    io.out(printable(runToJson(plan, format === 'json' ? { maxRows: null } : { maxRows: null, format }).body, format));
     return 0;
   } catch (err) {
     if (err instanceof RingqlError) { io.out(JSON.stringify(err.toBody()) + '\n'); return 1; }
@@ -97,6 +104,11 @@ export async function queryCommand(argv: string[], io: Io = stdio): Promise<numb
   } finally {
     service.close();
   }
+}
+
+/** The body as printed: JSON gets a final newline; NDJSON and CSV end their last line already. */
+function printable(body: Buffer, format: OutputFormat): string {
+  return body.toString('utf8') + (format === 'json' ? '\n' : '');
 }
 
 class LoadError extends Error {}

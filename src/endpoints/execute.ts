@@ -19,6 +19,8 @@ import { pinReads } from '../store/read-pins.ts';
 import type { Budget } from '../exec/context.ts';
 import { redactJsonText } from '../redact/redact-json.ts';
 import type { PreparedEndpoint } from './prepare.ts';
+import type { OutputFormat } from '../exec/sinks/row-sink.ts';
+import { chooseFormat } from './output-format.ts';
 
 /** The request values that decide an answer: declared parameter values and the consumer query. */
 export interface ResolvedRequest {
@@ -27,10 +29,15 @@ export interface ResolvedRequest {
   consumer: { kind: 'sql' | 'lql'; text: string } | null;
   /** Length and nesting limits for the consumer query. */
   limits: Pick<Limits, 'maxQueryLength' | 'maxQueryDepth'>;
+  /** The body's format (SPEC §3 "Output formats"); absent = json. */
+  format?: OutputFormat;
 }
 
-/** Validates parameters against the endpoint's rules (required, allowed values, type). */
-export function resolveRequest(prep: PreparedEndpoint, raw: ReadonlyMap<string, string>, limits: Pick<Limits, 'maxQueryLength' | 'maxQueryDepth'> = DEFAULT_LIMITS): ResolvedRequest {
+/**
+ * Validates parameters against the endpoint's rules (required, allowed values, type) and picks the
+ * output format: `accepted` is what the Accept header allows (null: none of the formats).
+ */
+export function resolveRequest(prep: PreparedEndpoint, raw: ReadonlyMap<string, string>, limits: Pick<Limits, 'maxQueryLength' | 'maxQueryDepth'> = DEFAULT_LIMITS, accepted: OutputFormat | null = 'json'): ResolvedRequest {
   const lower = new Map<string, string>();
   for (const [k, v] of raw) if (!lower.has(k.toLowerCase())) lower.set(k.toLowerCase(), v);
   const values = new Map<string, string | null>();
@@ -70,7 +77,8 @@ export function resolveRequest(prep: PreparedEndpoint, raw: ReadonlyMap<string, 
   if (consumer && consumer.text.length > limits.maxQueryLength) {
     throw new RingqlError('value_too_large', `The ${consumer.kind} parameter is ${consumer.text.length} characters long; the limit is ${limits.maxQueryLength} (RINGQL_MAX_QUERY_LENGTH)`, { param: consumer.kind, limit: limits.maxQueryLength });
   }
-  return { values, consumer, limits };
+  const format = chooseFormat(prep, lower, accepted);
+  return format === 'json' ? { values, consumer, limits } : { values, consumer, limits, format };
 }
 
 /** Parses a consumer `sql` value: exactly one SELECT statement. */
@@ -114,15 +122,15 @@ export interface ExecuteResult {
 export function executeRequest(prep: PreparedEndpoint, req: ResolvedRequest, redact: boolean, catalog: Catalog, nowUs: number, budget: Budget): ExecuteResult {
   const t0 = performance.now();
   const plan = planRequest(prep, req, catalog, nowUs);
-  return executePlan(plan, prep, redact, budget, performance.now() - t0);
+  return executePlan(plan, prep, redact, budget, performance.now() - t0, req.format);
 }
 
 /** Executes an already planned request: rows capped at max_limit, redacted when asked. */
-export function executePlan(plan: Plan, prep: PreparedEndpoint, redact: boolean, budget: Budget, planMs: number): ExecuteResult {
+export function executePlan(plan: Plan, prep: PreparedEndpoint, redact: boolean, budget: Budget, planMs: number, format: OutputFormat = 'json'): ExecuteResult {
   const t1 = performance.now();
-  const r = runToJson(plan, { maxRows: prep.def.max_limit, budget });
+  const r = runToJson(plan, { maxRows: prep.def.max_limit, budget, format, redact });
   const t2 = performance.now();
-  const body = redact ? redactBody(r.body) : r.body;
+  const body = redact && format !== 'csv' ? redactBody(r.body) : r.body;
   const timings = [{ name: 'plan', ms: planMs }, { name: 'exec', ms: t2 - t1 }];
   if (redact) timings.push({ name: 'redact', ms: performance.now() - t2 });
   return { body, rowCount: r.rowCount, truncated: r.truncated, timings };
@@ -141,21 +149,22 @@ export async function executeRequestSliced(prep: PreparedEndpoint, req: Resolved
   } catch (err) {
     throw asLimitError(err);
   }
-  return executePlanSliced(plan, prep, redact, new ExecContext(budget, meter), performance.now() - t0);
+  return executePlanSliced(plan, prep, redact, new ExecContext(budget, meter), performance.now() - t0, req.format);
 }
 
 /** Executes a planned request in slices: rows capped at max_limit, redacted when asked. */
-export async function executePlanSliced(plan: Plan, prep: PreparedEndpoint, redact: boolean, ctx: ExecContext, planMs: number): Promise<ExecuteResult> {
+export async function executePlanSliced(plan: Plan, prep: PreparedEndpoint, redact: boolean, ctx: ExecContext, planMs: number, format: OutputFormat = 'json'): Promise<ExecuteResult> {
   const t1 = performance.now();
   const unpin = pinReads();
   let r: JsonResult;
   try {
-    r = await runToJsonSliced(plan, { maxRows: prep.def.max_limit }, ctx);
+    r = await runToJsonSliced(plan, { maxRows: prep.def.max_limit, format, redact }, ctx);
   } finally {
     unpin();
   }
   const t2 = performance.now();
-  const body = redact ? redactBody(r.body) : r.body;
+  // CSV is redacted value by value as it is written (its text is not JSON); the others as JSON text.
+  const body = redact && format !== 'csv' ? redactBody(r.body) : r.body;
   const timings = [{ name: 'plan', ms: planMs }, { name: 'exec', ms: t2 - t1 }];
   if (redact) timings.push({ name: 'redact', ms: performance.now() - t2 });
   return { body, rowCount: r.rowCount, truncated: r.truncated, timings };

@@ -2,6 +2,9 @@
 // endpoints, describe sources. Implemented by src/endpoints/service.ts; http/ depends only on this.
 
 import type { SchemaField } from '../store/types.ts';
+import type { OutputFormat } from '../exec/sinks/row-sink.ts';
+
+export type { OutputFormat };
 
 /** Settings of a saved endpoint, with the reference's field names (SPEC §3). */
 export interface EndpointSettings {
@@ -53,11 +56,18 @@ export interface RunRequest {
   params: Map<string, string>;
   /** Header LF-ENDPOINT-REDACT-PII was `true`. */
   redactHeader: boolean;
+  /**
+   * The format the Accept header picks; null when it allows none of them (406 unless a `format`
+   * parameter decides); absent = json.
+   */
+  accepted?: OutputFormat | null;
 }
 
 export interface RunResponse {
-  /** The full JSON body `{"result":[...]}` as UTF-8 bytes, ready to write. */
+  /** The full body as UTF-8 bytes, ready to write: JSON `{"result":[...]}` or the format asked for. */
   body: Buffer;
+  /** The body's format; absent = json. */
+  format?: OutputFormat;
   rowCount: number;
   truncated: boolean;
   cache: 'HIT' | 'MISS';

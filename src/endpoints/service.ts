@@ -130,10 +130,11 @@ export class EngineService implements QueryService {
 
   async run(req: RunRequest): Promise<RunResponse> {
     const prep = this.resolve(req.endpoint);
-    const resolved = resolveRequest(prep, req.params, this.limits);
+    const resolved = resolveRequest(prep, req.params, this.limits, req.accepted === undefined ? 'json' : req.accepted);
     const redact = prep.def.redact_pii || req.redactHeader;
     const r = await this.cache.run(prep, resolved, redact, { catalog: this.catalog, budget: this.budget, gate: this.gate });
     r.redacted = redact;
+    if (resolved.format) r.format = resolved.format;
     return r;
   }
 

@@ -1,27 +1,31 @@
-// Runs a plan and writes the HTTP body `{"result":[...]}` directly: rows that are whole stored
-// events in their stored column order are spliced from the bytes serialised at ingest.
+// Runs a plan and writes the HTTP body (`{"result":[...]}`, or another format's sink) directly: rows
+// that are whole stored events in their stored column order are spliced from the bytes serialised at ingest.
 
 import { RingqlError } from '../core/errors.ts';
-import { BodyWriter } from './body-writer.ts';
 import type { ColInfo, Plan } from '../plan/bound.ts';
 import { buildOperator } from './build.ts';
 import { ExecContext, type Budget } from './context.ts';
 import { withMeter } from '../core/work-meter.ts';
-import { timestampJson } from '../core/time.ts';
 import type { Accessor } from '../fn/compile-expr.ts';
 import type { Operator } from './operator.ts';
 import type { ScanRow } from './scan-row.ts';
-import { valueToJson, type Value } from './values.ts';
+import type { Value } from './values.ts';
+import { makeSink } from './sinks/make-sink.ts';
+import type { OutputFormat, RowSink } from './sinks/row-sink.ts';
 
 
 export interface RunOptions {
   /** Rows beyond this are cut (the endpoint's max_limit); null = no cap. */
   maxRows: number | null;
   budget?: Budget;
+  /** The body's format; absent = json. */
+  format?: OutputFormat;
+  /** Redact string values as they are written (only formats that are not JSON text use it: CSV). */
+  redact?: boolean;
 }
 
 export interface JsonResult {
-  /** `{"result":[...]}` as UTF-8 bytes. */
+  /** `{"result":[...]}` (or the asked format's body) as UTF-8 bytes. */
   body: Buffer;
   rowCount: number;
   truncated: boolean;
@@ -53,28 +57,26 @@ function spliceAccessor(plan: Plan, op: Operator): ((row: unknown) => ScanRow) |
   return op.raw(scan.scanId);
 }
 
-/** One run of a plan into a JSON body, advanced one batch per step so it can be sliced. */
+/** One run of a plan into a sink's body, advanced one batch per step so it can be sliced. */
 class JsonRun {
   private readonly op: Operator;
   private readonly splice: ((row: unknown) => ScanRow) | null;
   private readonly accs: Accessor[];
-  private readonly keys: string[];
-  /** Per column: its JSON writer (TIMESTAMP columns print exact µs, the maximum included). */
-  private readonly fmts: ((v: Value) => string)[];
-  private readonly out = new BodyWriter();
+  private readonly vals: Value[];
+  private readonly out: RowSink;
   private preload = 0;
   private rows = 0;
   private truncated = false;
   private finished = false;
 
-  constructor(plan: Plan, private readonly cap: number | null, readonly ctx: ExecContext) {
+  constructor(plan: Plan, private readonly cap: number | null, readonly ctx: ExecContext, sink: RowSink = makeSink('json')) {
     checkOutputColumns(plan.cols);
     this.op = buildOperator(plan, ctx, cap === null ? null : cap + 1);
-    this.splice = spliceAccessor(plan, this.op);
+    this.out = sink;
+    this.splice = sink.takesRowBytes ? spliceAccessor(plan, this.op) : null;
     this.accs = plan.cols.map((c) => this.op.acc(c.id));
-    this.keys = plan.cols.map((c, i) => (i === 0 ? '{' : ',') + JSON.stringify(c.name) + ':');
-    this.fmts = plan.cols.map((c) => (c.type === 'TIMESTAMP' ? timestampValueJson : valueToJson));
-    this.out.write('{"result":[');
+    this.vals = new Array<Value>(this.accs.length).fill(null);
+    sink.begin(plan.cols.map((c) => ({ name: c.name, timestamp: c.type === 'TIMESTAMP' })));
   }
 
   /** Does one unit of work (a subquery batch, or one batch of result rows); true when the body is complete. */
@@ -86,14 +88,13 @@ class JsonRun {
     }
     const b = this.op.next();
     if (b === null) return this.finish();
-    const { out, splice, accs, keys, cap, fmts } = this;
+    const { out, splice, accs, cap, vals } = this;
     for (const r of b) {
       if (cap !== null && this.rows >= cap) { this.truncated = true; return this.finish(); }
-      if (this.rows++ > 0) out.write(',');
-      if (splice) { out.write(splice(r).jsonBytes()); continue; }
-      let s = '';
-      for (let i = 0; i < accs.length; i++) s += keys[i] + fmts[i]!(accs[i]!(r));
-      out.write(accs.length ? s + '}' : '{}');
+      this.rows++;
+      if (splice) { out.rowBytes(splice(r).jsonBytes()); continue; }
+      for (let i = 0; i < accs.length; i++) vals[i] = accs[i]!(r);
+      out.row(vals);
     }
     this.ctx.meter.tick(b.length);
     return false;
@@ -106,20 +107,15 @@ class JsonRun {
 
   result(): JsonResult {
     if (!this.finished) throw new Error('internal: JsonRun.result() before the run finished');
-    this.out.write(']}');
     return { body: this.out.finish(), rowCount: this.rows, truncated: this.truncated, rowsProcessed: this.ctx.rowsProcessed };
   }
-}
-
-function timestampValueJson(v: Value): string {
-  return typeof v === 'number' && Number.isInteger(v) ? timestampJson(v) : valueToJson(v);
 }
 
 /** Runs a plan to its JSON body in one synchronous go (CLI, tests, the bucket cache's small plans). */
 export function runToJson(plan: Plan, opts: RunOptions, ctx: ExecContext = new ExecContext(opts.budget)): JsonResult {
   try {
     return withMeter(ctx.meter, () => {
-      const run = new JsonRun(plan, opts.maxRows, ctx);
+      const run = new JsonRun(plan, opts.maxRows, ctx, makeSink(opts.format ?? 'json', opts.redact));
       while (!run.step());
       return run.result();
     });
@@ -160,7 +156,7 @@ async function slicedRun(plan: Plan, opts: RunOptions, ctx: ExecContext, sliceMs
   for (;;) {
     const done = withMeter(m, () => {
       m.startSlice(sliceMs);
-      run ??= new JsonRun(plan, opts.maxRows, ctx);
+      run ??= new JsonRun(plan, opts.maxRows, ctx, makeSink(opts.format ?? 'json', opts.redact));
       while (!m.sliceDue) if (run.step()) return true;
       return false;
     });

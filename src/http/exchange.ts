@@ -163,7 +163,7 @@ export class Exchange {
         if (close) this.res.endWithoutBody(0, true);
         else this.res.endWithoutBody();
       } else {
-        this.res.writeHeader('Content-Type', 'application/json; charset=utf-8');
+        this.res.writeHeader('Content-Type', reply.contentType ?? 'application/json; charset=utf-8');
         if (head) this.res.endWithoutBody(Buffer.byteLength(reply.body), close);
         else this.res.end(reply.body, close);
       }

@@ -6,6 +6,8 @@ export interface Reply {
   /** JSON text; absent for 204. */
   body?: string | Buffer;
   headers?: [string, string][];
+  /** Content-Type of the body; absent = application/json. */
+  contentType?: string;
   /** The body was already redacted where it was made (the engine's redacted result), so send() need not scan it. */
   bodyRedacted?: boolean;
 }

@@ -5,10 +5,10 @@ import type { HttpRequest } from 'uWebSockets.js';
 
 const REDACT_HEADER = 'lf-endpoint-redact-pii';
 
-type CopiedHeader = 'authorization' | 'apiKey' | 'contentType' | 'contentEncoding' | 'contentLength' | 'transferEncoding';
+type CopiedHeader = 'authorization' | 'apiKey' | 'contentType' | 'contentEncoding' | 'contentLength' | 'transferEncoding' | 'accept';
 const COPIED: readonly [string, CopiedHeader][] = [
   ['authorization', 'authorization'], ['x-api-key', 'apiKey'], ['content-type', 'contentType'], ['content-encoding', 'contentEncoding'],
-  ['content-length', 'contentLength'], ['transfer-encoding', 'transferEncoding'],
+  ['content-length', 'contentLength'], ['transfer-encoding', 'transferEncoding'], ['accept', 'accept'],
 ];
 /** Header name → its RequestInfo field and a bit marking it seen. */
 const FIELDS = new Map<string, { field: CopiedHeader; bit: number }>(COPIED.map(([name, field], i) => [name, { field, bit: 1 << i }]));
@@ -29,6 +29,8 @@ export interface RequestInfo {
   /** Content-Length header text, '' when absent. */
   contentLength: string;
   transferEncoding: string;
+  /** Accept header text, '' when absent (the run route's output format). */
+  accept: string;
   /** Some copy of LF-ENDPOINT-REDACT-PII says `true`: with repeated copies the most restrictive wins. */
   redactHeader: boolean;
   /** Header lines as received (uWS joins none of them), for the 431 check. */
@@ -45,7 +47,7 @@ export function copyRequest(req: HttpRequest): RequestInfo {
     path,
     query,
     urlBytes: Buffer.byteLength(path) + (query === '' ? 0 : 1 + Buffer.byteLength(query)),
-    authorization: '', apiKey: '', contentType: '', contentEncoding: '', contentLength: '', transferEncoding: '',
+    authorization: '', apiKey: '', contentType: '', contentEncoding: '', contentLength: '', transferEncoding: '', accept: '',
     redactHeader: false,
     headerCount: 0,
     headerBytes: 0,

@@ -1,5 +1,6 @@
 // Running a saved query (SPEC §3): form-decoded query-string params, POST JSON body values on top,
-// the redaction header, and the answer's body text as the service made it, with metadata headers.
+// the redaction header, the output format (Accept or `format`), and the answer's body as the service
+// made it, with metadata headers.
 
 import { RingqlError } from '../core/errors.ts';
 import type { RunResponse } from '../endpoints/service-types.ts';
@@ -7,6 +8,8 @@ import { parseJsonObject } from './json-body.ts';
 import type { Reply } from './reply.ts';
 import type { Route, RouteContext } from './route.ts';
 import type { Router } from './router.ts';
+import { acceptedFormat } from './accept-format.ts';
+import { CONTENT_TYPES } from '../exec/sinks/make-sink.ts';
 
 export function addRunRoutes(router: Router<Route>): void {
   const get: Route = { access: 'query', readsBody: false, kind: 'query', handle: runEndpoint };
@@ -32,8 +35,11 @@ async function runEndpoint(ctx: RouteContext): Promise<Reply> {
   // Before anything can fail: an error of this request (a CAST quoting a row) is redacted too.
   if (redactHeader || ctx.service.endpointRedacts(endpoint)) ctx.markRedacted();
   const params = ctx.body ? mergeBodyParams(ctx.query, ctx.body) : ctx.query;
-  const r = await ctx.service.run({ endpoint, params, redactHeader });
-  return { status: 200, body: r.body, headers: runHeaders(r), bodyRedacted: r.redacted === true };
+  const accepted = acceptedFormat(ctx.info.accept);
+  const r = await ctx.service.run(accepted === 'json' ? { endpoint, params, redactHeader } : { endpoint, params, redactHeader, accepted });
+  const reply: Reply = { status: 200, body: r.body, headers: runHeaders(r), bodyRedacted: r.redacted === true };
+  if (r.format && r.format !== 'json') reply.contentType = CONTENT_TYPES[r.format];
+  return reply;
 }
 
 /**

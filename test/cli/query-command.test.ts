@@ -41,6 +41,17 @@ describe('ringql query', { timeout: 60_000 }, () => {
     expect(JSON.parse(r.out)).toEqual({ result: [{ now: Date.UTC(2024, 1, 29, 23, 59, 59, 500) * 1000 }] });
   });
 
+  it('prints NDJSON and CSV with --format, for an endpoint and a plain query', () => {
+    const a = ringql(['query', '--endpoint', 'logs.all', '--param', 'project=beta', '--sql', 'select count(*) as n, \'x,y\' as s from postgres_logs', '--format', 'csv', ...load, ...NOW]);
+    expect(a.code).toBe(0);
+    expect(a.out).toBe('n,s\r\n6,"x,y"\r\n');
+    const b = ringql(['query', '--sql', 'select 1 as a union all select 2 as a order by a', '--format', 'ndjson']);
+    expect(b.out).toBe('{"a":1}\n{"a":2}\n');
+    const c = ringql(['query', '--sql', 'select 1 as a', '--format', 'xml']);
+    expect(c.code).toBe(2);
+    expect(c.err).toMatch(/--format must be one of json, ndjson, csv/);
+  });
+
   it('prints the plan with --explain', () => {
     const r = ringql(['query', '--endpoint', 'logs.all', '--param', 'project=alpha', '--explain', ...NOW]);
     expect(r.code).toBe(0);

@@ -1,0 +1,58 @@
+// `text/csv` (SPEC §3, RFC 4180): a header row of column names, then one record per row, CRLF line
+// ends; NULL is an empty field, strings as they are, nested values as JSON text; fields holding a
+// comma, quote, CR or LF are quoted with quotes doubled. With redaction on, string content is redacted.
+
+import { BodyWriter } from '../body-writer.ts';
+import type { Value } from '../values.ts';
+import { redactJsonText } from '../../redact/redact-json.ts';
+import { redactString } from '../../redact/redact-string.ts';
+import type { RowSink, SinkColumn } from './row-sink.ts';
+import { valueWriter } from './value-text.ts';
+
+const NEEDS_QUOTES = /[",\r\n]/;
+
+/** One RFC 4180 field. */
+export function csvField(s: string): string {
+  return NEEDS_QUOTES.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s;
+}
+
+export class CsvSink implements RowSink {
+  readonly takesRowBytes = false;
+  private readonly out = new BodyWriter();
+  private fmts: ((v: Value) => string)[] = [];
+
+  constructor(private readonly redact = false) {}
+
+  begin(cols: readonly SinkColumn[]): void {
+    this.fmts = cols.map((c) => valueWriter(c.timestamp));
+    this.out.write(cols.map((c) => csvField(c.name)).join(',') + '\r\n');
+  }
+
+  rowBytes(): void {
+    throw new Error('internal: CsvSink takes rows as values');
+  }
+
+  row(values: readonly Value[]): void {
+    const { fmts } = this;
+    let s = '';
+    for (let i = 0; i < fmts.length; i++) {
+      if (i > 0) s += ',';
+      s += csvField(this.text(fmts[i]!(values[i]!)));
+    }
+    this.out.write(s + '\r\n');
+  }
+
+  /** A value's CSV text from its JSON text: null is empty, a JSON string is its content, the rest as is. */
+  private text(json: string): string {
+    if (json === 'null') return '';
+    if (json.charCodeAt(0) === 34) {
+      const s = JSON.parse(json) as string;
+      return this.redact ? redactString(s) : s;
+    }
+    return this.redact ? redactJsonText(json) : json;
+  }
+
+  finish(): Buffer {
+    return this.out.finish();
+  }
+}
