@@ -1,6 +1,7 @@
 // The one file that wires ringql together: configuration from the environment, the store and query
 // service, the HTTP server, demo data (RINGQL_DEMO=1) with a live trickle, and graceful shutdown.
 
+import { intVar, type Env } from './core/env-int.ts';
 import { randomUUID } from 'node:crypto';
 import { totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -32,16 +33,6 @@ interface Config {
   durability: DurabilityConfig;
   /** `--discard-corrupt`: set damaged write-ahead log files aside instead of refusing to start. */
   discardCorrupt: boolean;
-}
-
-type Env = Record<string, string | undefined>;
-
-function intVar(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const v = Number(raw.trim());
-  if (!Number.isInteger(v) || v < min || v > max) throw new Error(`${name}="${raw}" is not valid: expected an integer from ${min} to ${max}`);
-  return v;
 }
 
 function readConfig(env: Env): Config {

@@ -2,6 +2,8 @@
 // (a bad value stops the start with the variable named): URL and header-block bounds, in-flight
 // requests per kind, and the deadline for a request body to arrive.
 
+import { intVar, type Env } from '../core/env-int.ts';
+
 /** What an in-flight slot is counted as: one kind can fill only its own slots (`/health` takes none). */
 export type RequestKind = 'ingest' | 'query' | 'other';
 
@@ -26,16 +28,6 @@ export const DEFAULT_MAX_URL_BYTES = 64 * 1024;
 export const MAX_MAX_URL_BYTES = 128 * 1024;
 export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
 export const DEFAULT_BODY_IDLE_TIMEOUT_MS = 5_000;
-
-type Env = Record<string, string | undefined>;
-
-function intVar(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const v = Number(raw.trim());
-  if (!Number.isInteger(v) || v < min || v > max) throw new Error(`${name}="${raw}" is not valid: expected an integer from ${min} to ${max}`);
-  return v;
-}
 
 /** `perKindDefault` is RINGQL_MAX_CONCURRENT_REQUESTS: each kind may hold that many unless set apart. */
 export function httpLimitsFromEnv(env: Env, perKindDefault: number): HttpLimits {

@@ -2,9 +2,9 @@
 // killed with SIGKILL at random moments and restarted; after every restart each acknowledged batch must
 // be present exactly once, and no batch may be half-present.
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { freePort, startMainProcess } from '../helpers/main-process.ts';
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,13 +17,6 @@ export interface CrashReport {
   /** Batches sent whose answer never came (the kill cut them): each may be there whole, or not at all. */
   unknown: number;
   failures: string[];
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => { const a = s.address(); s.close(() => (typeof a === 'object' && a ? resolve(a.port) : reject(new Error('no port')))); });
-  });
 }
 
 function request(port: number, method: string, path: string, body?: string): Promise<{ status: number; body: string }> {
@@ -40,20 +33,8 @@ function request(port: number, method: string, path: string, body?: string): Pro
   });
 }
 
-async function start(port: number, stateDir: string, fsync: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: new URL('../..', import.meta.url).pathname,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', RINGQL_DEMO: '0', RINGQL_ACCESS_TOKENS: TOKEN, RINGQL_STATE_DIR: stateDir, RINGQL_FSYNC: fsync },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    const on = (d: Buffer): void => { out += d.toString(); if (out.includes('ringql listening on')) resolve(); };
-    child.stdout!.on('data', on);
-    child.stderr!.on('data', on);
-    child.once('exit', (c) => reject(new Error(`server exited (${c}) before listening: ${out.slice(-800)}`)));
-  });
-  return child;
+function start(port: number, stateDir: string, fsync: string): Promise<ChildProcess> {
+  return startMainProcess(port, { RINGQL_ACCESS_TOKENS: TOKEN, RINGQL_STATE_DIR: stateDir, RINGQL_FSYNC: fsync });
 }
 
 const COUNTS_SQL = "select b, n from (select split(event_message, ':')[offset(0)] as b, count(*) as n from `edge.logs.prod` where project = 'crash' group by b) " +

@@ -2,9 +2,10 @@
 // class by class with seeded probes — redaction through errors and aggregates, budget-busting
 // expressions, concurrency stalls, wide events, slow bodies, HTTP framing — each with the invariant it must keep.
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { freePort, startMainProcess } from '../helpers/main-process.ts';
 import { mkdtempSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Rng } from '../fuzz/fuzz-targets.ts';
@@ -36,30 +37,11 @@ interface Resp {
   ms: number;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => { const a = s.address(); s.close(() => (typeof a === 'object' && a ? resolve(a.port) : reject(new Error('no port')))); });
-  });
-}
-
 /** Starts `src/main.ts` as its own process with the hostile limits; resolves once it listens. */
 export async function startTarget(): Promise<{ port: number; child: ChildProcess; stop: () => Promise<void> }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: new URL('../..', import.meta.url).pathname,
-    env: {
-      ...process.env, ...HOSTILE_ENV, PORT: String(port), HOST: '127.0.0.1', RINGQL_DEMO: '0',
-      RINGQL_ACCESS_TOKENS: `${TOKEN},${INGEST_ONLY}:ingest`, RINGQL_STATE_DIR: mkdtempSync(join(tmpdir(), 'ringql-hostile-')),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    const on = (d: Buffer): void => { out += d.toString(); if (out.includes('ringql listening on')) resolve(); };
-    child.stdout!.on('data', on);
-    child.stderr!.on('data', on);
-    child.once('exit', (c) => reject(new Error(`server exited (${c}): ${out.slice(-1000)}`)));
+  const child = await startMainProcess(port, {
+    ...HOSTILE_ENV, RINGQL_ACCESS_TOKENS: `${TOKEN},${INGEST_ONLY}:ingest`, RINGQL_STATE_DIR: mkdtempSync(join(tmpdir(), 'ringql-hostile-')),
   });
   const stop = async (): Promise<void> => {
     if (child.exitCode !== null) return;

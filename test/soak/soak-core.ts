@@ -2,8 +2,9 @@
 // process under concurrent ingest and queries at saturation, plus malformed bodies, requests aborted
 // mid-body and dropped connections, then SIGTERM with requests in flight. Loopback only.
 
-import { spawn, type ChildProcess } from 'node:child_process';
-import { connect, createServer } from 'node:net';
+import type { ChildProcess } from 'node:child_process';
+import { freePort, startMainProcess } from '../helpers/main-process.ts';
+import { connect } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -25,27 +26,8 @@ export interface SoakReport {
   exitCode: number | null;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => { const a = s.address(); s.close(() => (typeof a === 'object' && a ? resolve(a.port) : reject(new Error('no port')))); });
-  });
-}
-
-async function start(port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: new URL('../..', import.meta.url).pathname,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', RINGQL_DEMO: '0', RINGQL_ACCESS_TOKENS: TOKEN, RINGQL_STATE_DIR: mkdtempSync(join(tmpdir(), 'ringql-soak-')), RINGQL_MAX_CONCURRENT_REQUESTS: '64' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    const on = (d: Buffer): void => { out += d.toString(); if (out.includes('ringql listening on')) resolve(); };
-    child.stdout!.on('data', on);
-    child.stderr!.on('data', on);
-    child.once('exit', (c) => reject(new Error(`server exited (${c}): ${out.slice(-1000)}`)));
-  });
-  return child;
+function start(port: number): Promise<ChildProcess> {
+  return startMainProcess(port, { RINGQL_ACCESS_TOKENS: TOKEN, RINGQL_STATE_DIR: mkdtempSync(join(tmpdir(), 'ringql-soak-')), RINGQL_MAX_CONCURRENT_REQUESTS: '64' });
 }
 
 /** Runs the soak for `seconds` of load. Throws only on harness failure; the report says what held. */
