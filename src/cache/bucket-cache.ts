@@ -11,7 +11,7 @@ import { explainPlan } from '../plan/explain.ts';
 import { originOf, someNode } from '../plan/expr-util.ts';
 import { buildOperator } from '../exec/build.ts';
 import { ExecContext, type Budget } from '../exec/context.ts';
-import type { Value } from '../exec/values.ts';
+import type { Value } from '../core/values.ts';
 
 const MINUTE = 60_000_000;
 const UNITS = new Set(['MINUTE', 'HOUR', 'DAY']);

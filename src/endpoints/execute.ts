@@ -7,7 +7,7 @@ import { parseSql } from '../sql/parse.ts';
 import { DEFAULT_LIMITS, type Limits } from '../core/limits.ts';
 import type { Query } from '../sql/ast.ts';
 import { compileLql } from '../lql/compile.ts';
-import { compileRegex } from '../exec/regex.ts';
+import { compileRegex } from '../core/regex.ts';
 import { Binder } from '../plan/binder.ts';
 import { optimize } from '../plan/rules.ts';
 import type { Plan } from '../plan/bound.ts';

@@ -7,7 +7,7 @@ import { optimize } from '../plan/rules.ts';
 import { explainPlan } from '../plan/explain.ts';
 import type { Plan } from '../plan/bound.ts';
 import { runToJson, runToRows } from '../exec/run.ts';
-import type { Value } from '../exec/values.ts';
+import type { Value } from '../core/values.ts';
 import type { Budget } from '../exec/context.ts';
 import { parseSavedQuery } from './prepare.ts';
 import { catalogFromStore } from './store-catalog.ts';

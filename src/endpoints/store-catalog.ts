@@ -2,7 +2,7 @@
 // static types (the fixed four plus every key seen), and scans.
 
 import type { Catalog, SourceHandle } from '../plan/catalog.ts';
-import type { SqlType } from '../plan/types.ts';
+import type { SqlType } from '../core/types.ts';
 import type { Store } from '../store/store.ts';
 import type { SourceStore } from '../store/source-store.ts';
 import type { SchemaField } from '../store/types.ts';

@@ -3,7 +3,7 @@
 
 import { RingqlError } from '../core/errors.ts';
 import type { BExpr, Plan } from '../plan/bound.ts';
-import { compileExpr, type Accessor, type CompileEnv } from '../fn/compile-expr.ts';
+import { compileExpr, type Accessor, type CompileEnv } from '../plan/compile-expr.ts';
 import { columnIds, exprKey, mapChildren } from '../plan/expr-util.ts';
 import type { ExecContext } from './context.ts';
 import type { Operator } from './operator.ts';
@@ -16,7 +16,7 @@ import { UnnestExec } from './ops/unnest-exec.ts';
 import { JoinExec, type EquiKeys } from './ops/join-exec.ts';
 import { AggregateExec } from './ops/aggregate-exec.ts';
 import { DistinctExec, SetOpExec, SortExec } from './ops/set-ops.ts';
-import { groupKey, sqlEquals, type Value } from './values.ts';
+import { groupKey, sqlEquals, type Value } from '../core/values.ts';
 import type { HotValue } from '../store/hot-paths.ts';
 
 export function buildOperator(plan: Plan, ctx: ExecContext, limitHint: number | null = null, uses: ColumnUses = columnUses(plan)): Operator {

@@ -1,7 +1,7 @@
 // The physical operator interface: lazy, pull-based, batch at a time. Rows are opaque to
 // consumers; a column is read through the accessor its producer hands out for that column id.
 
-import type { Accessor } from '../fn/compile-expr.ts';
+import type { Accessor } from '../plan/compile-expr.ts';
 import type { ScanRow } from './scan-row.ts';
 
 export interface Operator {

@@ -6,10 +6,10 @@ import type { ColInfo, Plan } from '../plan/bound.ts';
 import { buildOperator } from './build.ts';
 import { ExecContext, type Budget } from './context.ts';
 import { withMeter } from '../core/work-meter.ts';
-import type { Accessor } from '../fn/compile-expr.ts';
+import type { Accessor } from '../plan/compile-expr.ts';
 import type { Operator } from './operator.ts';
 import type { ScanRow } from './scan-row.ts';
-import type { Value } from './values.ts';
+import type { Value } from '../core/values.ts';
 import { makeSink } from './sinks/make-sink.ts';
 import type { OutputFormat, RowSink } from './sinks/row-sink.ts';
 

@@ -3,7 +3,7 @@
 // extra columns, and an answer made of whole stored rows copies their bytes without decoding.
 
 import type { RowText } from '../store/types.ts';
-import type { Value } from './values.ts';
+import type { Value } from '../core/values.ts';
 
 export class ScanRow {
   parsed: Record<string, Value> | undefined = undefined;

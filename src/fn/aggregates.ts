@@ -3,8 +3,8 @@
 import { activeMeter, valueTooLarge } from '../core/work-meter.ts';
 import { registerAggregate, type Accumulator, type AggDef } from './registry.ts';
 import { RingqlError } from '../core/errors.ts';
-import { compareValues, groupKey, sortCompare, type Value } from '../exec/values.ts';
-import type { SqlType } from '../plan/types.ts';
+import { compareValues, groupKey, sortCompare, type Value } from '../core/values.ts';
+import type { SqlType } from '../core/types.ts';
 
 /** Wraps an accumulator so that only the first occurrence of each distinct argument is added. */
 function distinctWrap(acc: Accumulator): Accumulator {

@@ -3,8 +3,8 @@
 
 import { RingqlError } from '../core/errors.ts';
 import { parseTimestamp, formatDatetime } from '../core/time.ts';
-import type { SqlType } from '../plan/types.ts';
-import type { Value } from '../exec/values.ts';
+import type { SqlType } from '../core/types.ts';
+import type { Value } from '../core/values.ts';
 
 /** Casts `v` (of static type `from`; ANY = look at the value) to `to`. Returns undefined when it cannot. */
 function tryCast(v: Value, from: SqlType, to: SqlType): Value | undefined {

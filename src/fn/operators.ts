@@ -4,9 +4,9 @@
 import { checkLength } from './value-cap.ts';
 import { registerScalar, simple, type Kernel } from './registry.ts';
 import { RingqlError } from '../core/errors.ts';
-import { compareValues, sqlEquals, type Value } from '../exec/values.ts';
-import { compileRegex } from '../exec/regex.ts';
-import type { SqlType } from '../plan/types.ts';
+import { compareValues, sqlEquals, type Value } from '../core/values.ts';
+import { compileRegex } from '../core/regex.ts';
+import type { SqlType } from '../core/types.ts';
 
 const arithType = (t: SqlType[]): SqlType => (t.every((x) => x === 'INT64' || x === 'NULL') ? 'INT64' : t.some((x) => x === 'ANY') ? 'ANY' : 'FLOAT64');
 const n = (v: Value): v is number => typeof v === 'number';

@@ -1,8 +1,8 @@
 // BigQuery functions as data (name, arity, type rule, kernel), as sqlglot models them: the
 // grammar knows only generic calls; the binder looks names up here and the executor runs kernels.
 
-import type { SqlType } from '../plan/types.ts';
-import type { Value } from '../exec/values.ts';
+import type { SqlType } from '../core/types.ts';
+import type { Value } from '../core/values.ts';
 
 /** A pure kernel over evaluated arguments. `strict` kernels never see NULL arguments. */
 export type Kernel = (...args: Value[]) => Value;

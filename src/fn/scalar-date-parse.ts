@@ -4,7 +4,7 @@
 import { registerScalar, simple } from './registry.ts';
 import { RingqlError } from '../core/errors.ts';
 import { daysFromCivil, daysInMonth, formatDatetime, formatTimestampPattern, MAX_TIMESTAMP_US, MIN_TIMESTAMP_US, US_PER_DAY, US_PER_MINUTE } from '../core/time.ts';
-import type { SqlType } from '../plan/types.ts';
+import type { SqlType } from '../core/types.ts';
 import { parseTimePattern, zoneTextMinutes } from './time-parse.ts';
 
 function signature(name: string, allowed: SqlType[][]): (args: SqlType[]) => SqlType[] {

@@ -3,8 +3,8 @@
 
 import { registerScalar, type Kernel } from './registry.ts';
 import { RingqlError } from '../core/errors.ts';
-import type { SqlType } from '../plan/types.ts';
-import type { Value } from '../exec/values.ts';
+import type { SqlType } from '../core/types.ts';
+import type { Value } from '../core/values.ts';
 import { followJsonPath, jsonScalarText, parseJsonPath, parseJsonText, type JsonPathStep } from './json-path.ts';
 
 type Shape = (v: unknown) => Value;

@@ -3,8 +3,8 @@
 import { checkLength } from './value-cap.ts';
 import { registerScalar, simple } from './registry.ts';
 import { RingqlError } from '../core/errors.ts';
-import { commonType, type SqlType } from '../plan/types.ts';
-import { compareValues, sqlEquals, type Value } from '../exec/values.ts';
+import { commonType, type SqlType } from '../core/types.ts';
+import { compareValues, sqlEquals, type Value } from '../core/values.ts';
 
 const common = (ts: SqlType[]): SqlType => ts.reduce<SqlType>((a, b) => commonType(a, b) ?? 'ANY', 'NULL');
 

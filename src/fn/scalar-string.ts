@@ -1,10 +1,10 @@
-// String and regular-expression functions (REGEXP_* use RE2 semantics through src/exec/regex.ts).
+// String and regular-expression functions (REGEXP_* use RE2 semantics through src/core/regex.ts).
 
 import { registerScalar, simple, type Kernel } from './registry.ts';
-import { compileRegex } from '../exec/regex.ts';
+import { compileRegex } from '../core/regex.ts';
 import { RingqlError } from '../core/errors.ts';
 import { checkLength } from './value-cap.ts';
-import type { Value } from '../exec/values.ts';
+import type { Value } from '../core/values.ts';
 
 const str = (v: Value): string | null => (typeof v === 'string' ? v : null);
 

@@ -4,7 +4,7 @@
 import { registerScalar, simple } from './registry.ts';
 import { RingqlError } from '../core/errors.ts';
 import { parseTimestamp, formatDatetime, truncTimestamp, addInterval, diffTimestamp, formatTimestampPattern } from '../core/time.ts';
-import { isInterval, type Value } from '../exec/values.ts';
+import { isInterval, type Value } from '../core/values.ts';
 
 const MAX_ARRAY = 100_000;
 

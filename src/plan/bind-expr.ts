@@ -9,9 +9,9 @@ import type { BExpr, ColInfo, Plan } from './bound.ts';
 import type { SchemaField } from '../store/types.ts';
 import { foldNode } from './fold.ts';
 import { columnsNamed, type CteScope, type FromScope, type RangeVar } from './scope.ts';
-import { castTargetType, commonType, type SqlType } from './types.ts';
+import { castTargetType, commonType, type SqlType } from '../core/types.ts';
 import { originOf, registerSubqueryPlan } from './expr-util.ts';
-import type { IntervalValue } from '../exec/values.ts';
+import type { IntervalValue } from '../core/values.ts';
 
 export interface ExprCtx {
   scope: FromScope;

@@ -10,7 +10,7 @@ import { ExprBinder, colRef, implicitName, posDetails, type ExprCtx, type ExprBi
 import { columnIds, exprKey, mapChildren, originOf } from './expr-util.ts';
 import type { Catalog } from './catalog.ts';
 import { CteScope, FromScope, type RangeVar } from './scope.ts';
-import { commonType } from './types.ts';
+import { commonType } from '../core/types.ts';
 
 export interface BindOptions {
   catalog: Catalog;

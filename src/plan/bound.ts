@@ -1,8 +1,8 @@
 // Bound expressions and logical plan nodes: what the binder produces from the AST, the rules
 // rewrite, EXPLAIN prints and the executor compiles. Columns are identified by unique numeric ids.
 
-import type { SqlType } from './types.ts';
-import type { Value } from '../exec/values.ts';
+import type { SqlType } from '../core/types.ts';
+import type { Value } from '../core/values.ts';
 import type { FnDef, AggDef } from '../fn/registry.ts';
 import type { SourceHandle } from './catalog.ts';
 

@@ -2,7 +2,7 @@
 // executor scans it. Implemented over the store by src/endpoints/catalog-from-store.ts.
 
 import type { SourceDef, ScanSpec, ScanBatch, SchemaField } from '../store/types.ts';
-import type { SqlType } from './types.ts';
+import type { SqlType } from '../core/types.ts';
 
 export interface SourceHandle {
   readonly def: SourceDef;

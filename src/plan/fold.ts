@@ -5,7 +5,7 @@
 // vanish from the plan), so a plan shows every place where its answer depends on the time.
 
 import { RingqlError } from '../core/errors.ts';
-import { compileExpr } from '../fn/compile-expr.ts';
+import { compileExpr } from './compile-expr.ts';
 import { activeMeter } from '../core/work-meter.ts';
 import type { BExpr, Clock } from './bound.ts';
 

@@ -3,7 +3,7 @@
 import { fixtureStore, FIXTURE_NOW } from '../helpers/fixture-store.ts';
 import { querySql } from '../../src/endpoints/query-sql.ts';
 import { RingqlError } from '../../src/core/errors.ts';
-import type { Value } from '../../src/exec/values.ts';
+import type { Value } from '../../src/core/values.ts';
 
 const store = fixtureStore();
 

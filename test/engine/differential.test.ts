@@ -8,7 +8,7 @@ import { Store, defaultStoreConfig } from '../../src/store/store.ts';
 import { querySql } from '../../src/endpoints/query-sql.ts';
 import { parseQuery } from '../../src/sql/parse.ts';
 import { isRingqlError } from '../../src/core/errors.ts';
-import type { Value } from '../../src/exec/values.ts';
+import type { Value } from '../../src/core/values.ts';
 import { evaluateDetailed, type Expected } from '../reference/evaluator.ts';
 import { NOW_US, corpusParams, randomEvents, randomQueries, shuffledBatches, tablesOf } from '../reference/corpus.ts';
 

@@ -31,7 +31,7 @@ afterAll(async () => {
 const sandbox = (sql: string, headers: Record<string, string | string[]> = {}) =>
   rawRequest(server.port, { path: `/api/endpoints/query/logs.all?project=p&sql=${encodeURIComponent(sql)}`, headers: { ...auth, ...headers } });
 
-// Errors never quote row values (src/fn/cast.ts, src/exec/regex.ts); what they may quote is the caller's
+// Errors never quote row values (src/fn/cast.ts, src/core/regex.ts); what they may quote is the caller's
 // own text — a regex literal, a parameter value — and that is where an address can still appear.
 const FAILING = {
   'a bad regex literal': `select regexp_contains(event_message, '${ADDRESS}(') as r from edge_logs`,

@@ -4,7 +4,7 @@
 import { Store, defaultStoreConfig } from '../../src/store/store.ts';
 import { querySql } from '../../src/endpoints/query-sql.ts';
 import { printSql } from '../../src/sql/print.ts';
-import type { Value } from '../../src/exec/values.ts';
+import type { Value } from '../../src/core/values.ts';
 import { lql } from './helpers.ts';
 
 export const NOW = Date.UTC(2025, 0, 15, 12) * 1000;

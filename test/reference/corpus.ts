@@ -1,7 +1,7 @@
 // Seeded corpus for the differential test: small random event sets for three sources (with NULLs,
 // missing fields, duplicate timestamps, shuffled batches) and random dialect queries as SQL text.
 
-import type { Value } from '../../src/exec/values.ts';
+import type { Value } from '../../src/core/values.ts';
 
 export type Rng = () => number;
 

@@ -3,10 +3,10 @@
 // with one is read as a timestamp (SPEC §7); they leave as µs numbers.
 
 import type { Expr, FromItem, Ident, OrderItem, Query, Select, SelectItem, SetExpr } from '../../src/sql/ast.ts';
-import type { Value } from '../../src/exec/values.ts';
+import type { Value } from '../../src/core/values.ts';
 import { RingqlError } from '../../src/core/errors.ts';
 import { parseTimestamp, formatDatetime, truncTimestamp, addInterval, diffTimestamp } from '../../src/core/time.ts';
-import { compileRegex } from '../../src/exec/regex.ts';
+import { compileRegex } from '../../src/core/regex.ts';
 
 // ─── Internal values ────────────────────────────────────────────────────────────────────────
 

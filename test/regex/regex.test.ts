@@ -1,7 +1,7 @@
 // RE2-backed regular expressions with BigQuery semantics: results, errors, literal fast paths, linear time.
 
 import { describe, expect, it } from 'vitest';
-import { compileRegex, literalShape } from '../../src/exec/regex.ts';
+import { compileRegex, literalShape } from '../../src/core/regex.ts';
 import { RingqlError } from '../../src/core/errors.ts';
 
 describe('compileRegex', () => {

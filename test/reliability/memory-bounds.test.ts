@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { Store, defaultStoreConfig } from '../../src/store/store.ts';
 import { querySql } from '../../src/endpoints/query-sql.ts';
 import { createQueryService } from '../../src/endpoints/service.ts';
-import { compileRegex, regexCacheSize } from '../../src/exec/regex.ts';
+import { compileRegex, regexCacheSize } from '../../src/core/regex.ts';
 
 const NOW = Date.UTC(2025, 0, 15, 12) * 1000;
 const edge = (i: number) => ({ id: `e${i}`, timestamp: NOW - (100_000 - i) * 1000, project: `p${i % 7}`, metadata: { request: { url: `https://p${i % 7}.api.example.com/rest/v1/t?id=${i}`, path: `/rest/v1/t${i % 13}`, method: 'GET' } } });

@@ -2,10 +2,10 @@
 // over no input (COUNT(*) = 0), as in SQL. Grouping resumes across slices, one input batch at a time.
 
 import type { BExpr } from '../../plan/bound.ts';
-import type { Accessor } from '../../fn/compile-expr.ts';
+import type { Accessor } from '../../plan/compile-expr.ts';
 import type { Accumulator } from '../../fn/registry.ts';
 import { missingColumn, type Operator } from '../operator.ts';
-import { groupKey, type Value } from '../values.ts';
+import { groupKey, type Value } from '../../core/values.ts';
 import type { ExecContext } from '../context.ts';
 
 interface Group {

@@ -2,8 +2,8 @@
 // COUNTIF(x) over a hot unnest chain, vectorised: per row only the bucket arithmetic and a byte lookup
 // per counter (each counter's argument reads one hot leaf, so it is evaluated once per dictionary value).
 
-import type { Accessor } from '../../fn/compile-expr.ts';
-import type { Value } from '../values.ts';
+import type { Accessor } from '../../plan/compile-expr.ts';
+import type { Value } from '../../core/values.ts';
 import { missingColumn, type Operator } from '../operator.ts';
 import { predicateMemo } from '../predicate-memo.ts';
 import type { ScanRow } from '../scan-row.ts';

@@ -4,11 +4,11 @@
 // rest take the generic unnest path.
 // A filter above it can be fused in: when it reads one leaf only, it runs once per dictionary value.
 
-import { readField, type Accessor } from '../../fn/compile-expr.ts';
+import { readField, type Accessor } from '../../plan/compile-expr.ts';
 import type { ExecContext } from '../context.ts';
 import type { Operator } from '../operator.ts';
 import type { ScanRow } from '../scan-row.ts';
-import type { Value } from '../values.ts';
+import type { Value } from '../../core/values.ts';
 import { INEXACT_ID, type HotValue } from '../../store/hot-paths.ts';
 import type { ScanExec } from './scan-exec.ts';
 import { predicateMemo } from '../predicate-memo.ts';

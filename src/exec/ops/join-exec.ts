@@ -1,10 +1,10 @@
 // JoinExec: inner/left/right/full/cross joins of two relations. The right side is materialised
 // once; an equality ON between one side's and the other's columns uses a hash table.
 
-import type { Accessor } from '../../fn/compile-expr.ts';
+import type { Accessor } from '../../plan/compile-expr.ts';
 import type { ExecContext } from '../context.ts';
 import type { Operator } from '../operator.ts';
-import { groupKey, type Value } from '../values.ts';
+import { groupKey, type Value } from '../../core/values.ts';
 
 /** Output rows per batch, and pairs examined between time-budget checks. */
 const MAX_OUT = 4096;

@@ -2,7 +2,7 @@
 // without materialising its input; Filter and Project stop mid-batch when the query's slice is used up.
 
 import type { BExpr } from '../../plan/bound.ts';
-import type { Accessor } from '../../fn/compile-expr.ts';
+import type { Accessor } from '../../plan/compile-expr.ts';
 import { missingColumn, type Operator } from '../operator.ts';
 import type { ScanRow } from '../scan-row.ts';
 import type { ExecContext } from '../context.ts';

@@ -3,11 +3,11 @@
 
 import type { ScanPlan } from '../../plan/bound.ts';
 import type { ScanSpec, ScanBatch } from '../../store/types.ts';
-import type { Accessor } from '../../fn/compile-expr.ts';
+import type { Accessor } from '../../plan/compile-expr.ts';
 import type { ExecContext } from '../context.ts';
 import { ScanRow } from '../scan-row.ts';
 import { missingColumn, type Operator } from '../operator.ts';
-import type { Value } from '../values.ts';
+import type { Value } from '../../core/values.ts';
 
 const BASE_COLUMNS = new Set(['id', 'event_message', 'metadata']);
 

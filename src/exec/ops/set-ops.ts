@@ -1,11 +1,11 @@
 // SortExec, DistinctExec and SetOpExec (UNION/INTERSECT/EXCEPT): the operators that must see
 // all of their input (or remember it) before they can answer; each resumes across slices.
 
-import type { Accessor } from '../../fn/compile-expr.ts';
+import type { Accessor } from '../../plan/compile-expr.ts';
 import { missingColumn, type Operator } from '../operator.ts';
 import type { ScanRow } from '../scan-row.ts';
 import type { ExecContext } from '../context.ts';
-import { groupKey, sortCompare, type Value } from '../values.ts';
+import { groupKey, sortCompare, type Value } from '../../core/values.ts';
 
 const BATCH = 1024;
 

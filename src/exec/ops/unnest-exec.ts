@@ -1,11 +1,11 @@
 // UnnestExec: the lateral join of each input row with the elements of an array it holds
 // (CROSS JOIN UNNEST drops rows with no elements, LEFT JOIN UNNEST keeps them with NULL).
 
-import type { Accessor } from '../../fn/compile-expr.ts';
+import type { Accessor } from '../../plan/compile-expr.ts';
 import type { ExecContext } from '../context.ts';
 import type { Operator } from '../operator.ts';
 import type { ScanRow } from '../scan-row.ts';
-import type { Value } from '../values.ts';
+import type { Value } from '../../core/values.ts';
 
 /** Output rows per batch. */
 const MAX_OUT = 4096;

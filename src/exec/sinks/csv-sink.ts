@@ -3,7 +3,7 @@
 // comma, quote, CR or LF are quoted with quotes doubled. With redaction on, string content is redacted.
 
 import { BodyWriter } from '../body-writer.ts';
-import type { Value } from '../values.ts';
+import type { Value } from '../../core/values.ts';
 import { redactJsonText } from '../../redact/redact-json.ts';
 import { redactString } from '../../redact/redact-string.ts';
 import type { RowSink, SinkColumn } from './row-sink.ts';

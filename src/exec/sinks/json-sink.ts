@@ -1,7 +1,7 @@
 // The default body `{"result":[...rows...]}` (SPEC §3): stored rows are spliced from their bytes.
 
 import { BodyWriter } from '../body-writer.ts';
-import type { Value } from '../values.ts';
+import type { Value } from '../../core/values.ts';
 import type { RowSink, SinkColumn } from './row-sink.ts';
 import { valueWriter } from './value-text.ts';
 

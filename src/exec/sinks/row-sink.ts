@@ -1,7 +1,7 @@
 // The interface every output format implements (SPEC §3 "Output formats"): it is told the result's
 // columns, then receives rows, and writes one body format into a BodyWriter.
 
-import type { Value } from '../values.ts';
+import type { Value } from '../../core/values.ts';
 
 export type OutputFormat = 'json' | 'ndjson' | 'csv';
 

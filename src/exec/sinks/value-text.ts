@@ -2,7 +2,7 @@
 // (the maximum included); every other value through valueToJson. Shared by all output formats.
 
 import { timestampJson } from '../../core/time.ts';
-import { valueToJson, type Value } from '../values.ts';
+import { valueToJson, type Value } from '../../core/values.ts';
 
 export function timestampValueJson(v: Value): string {
   return typeof v === 'number' && Number.isInteger(v) ? timestampJson(v) : valueToJson(v);

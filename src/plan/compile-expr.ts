@@ -4,10 +4,10 @@
 import '../fn/index.ts';
 import { RingqlError } from '../core/errors.ts';
 import { MEASURE_FROM, activeMeter, stringBytesOver } from '../core/work-meter.ts';
-import { castValue } from './cast.ts';
-import { compareValues, sqlEquals, type Value } from '../exec/values.ts';
-import type { BExpr } from '../plan/bound.ts';
-import type { Kernel } from './registry.ts';
+import { castValue } from '../fn/cast.ts';
+import { compareValues, sqlEquals, type Value } from '../core/values.ts';
+import type { BExpr } from './bound.ts';
+import type { Kernel } from '../fn/registry.ts';
 
 export type Accessor = (row: unknown) => Value;
 

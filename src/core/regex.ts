@@ -2,7 +2,7 @@
 // RE2 guarantees linear time; literal patterns take plain string fast paths, and compiled patterns are cached.
 
 import { LRUMapWithDelete } from 'mnemonist';
-import { RingqlError } from '../core/errors.ts';
+import { RingqlError } from './errors.ts';
 import { loadRe2, type Re2Ctor, type Re2Instance } from './re2-loader.ts';
 
 /** A compiled pattern. Every method takes the whole subject string (UTF-16 indices, as RE2 reports them). */
