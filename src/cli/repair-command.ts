@@ -1,9 +1,11 @@
-// `ringql repair [--state-dir <dir>]`: checks the write-ahead log as a start would and sets a damaged file
-// aside (keeping the records before the damage), saying how many batches and events remain; exit 1 on failure.
+// `ringql repair [--state-dir <dir>]`: checks the checkpoint and the write-ahead log as a start would, moves
+// a damaged part file aside (saying how many events it held) and sets a damaged log file aside (keeping the
+// records before the damage), saying how many batches and events remain; exit 1 on failure.
 
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { recoverWal } from '../durable/wal-recovery.ts';
+import { loadCheckpoint } from '../durable/checkpoint-load.ts';
 import { decodeBatch } from '../durable/batch-record.ts';
 import { RECORD_BATCH } from '../durable/record-frame.ts';
 
@@ -20,7 +22,14 @@ export function repairCommand(argv: string[]): number {
   }
   const log = (line: string): void => void process.stderr.write(`${line}\n`);
   try {
-    const r = recoverWal({ dir: join(stateDir, 'wal'), discardCorrupt: true, log }, (type, payload) => {
+    const ck = loadCheckpoint(join(stateDir, 'checkpoint'), { discardCorrupt: true, log });
+    if (ck) {
+      const parts = [...ck.sources.values()].reduce((n, p) => n + p.length, 0);
+      const lost = ck.setAside.reduce((n, a) => n + (a.events ?? 0), 0);
+      process.stdout.write(`${join(stateDir, 'checkpoint')}: checkpoint ${ck.manifest.id}, ${parts} part file(s) whole; ` +
+        (ck.setAside.length ? `moved aside: ${ck.setAside.map((a) => a.file).join(', ')} (${lost} events)` : 'nothing moved aside') + '\n');
+    }
+    const r = recoverWal({ dir: join(stateDir, 'wal'), discardCorrupt: true, log, fromSeq: ck?.manifest.walFrom ?? 0 }, (type, payload) => {
       if (type !== RECORD_BATCH) return { events: 0, maxTs: -Infinity };
       return { events: decodeBatch(payload).events.length, maxTs: -Infinity };
     });

@@ -2,7 +2,7 @@
 // the caller. A torn tail (a write a crash cut short: never acknowledged) is cut off with a warning; any
 // other damage stops the start naming the file and offset, unless the operator asked to set it aside.
 
-import { copyFileSync, readFileSync, truncateSync } from 'node:fs';
+import { copyFileSync, readFileSync, truncateSync, unlinkSync } from 'node:fs';
 import { listWalFiles, type WalFile } from './wal.ts';
 import { readRecord } from './record-frame.ts';
 
@@ -11,6 +11,11 @@ export interface RecoveryOptions {
   /** Set the damaged part of a file aside (copied to `<file>.corrupt-<time>`) instead of stopping. */
   discardCorrupt: boolean;
   log: (line: string) => void;
+  /**
+   * The first file not covered by the checkpoint (its manifest's walFrom): older files are left over
+   * from a checkpoint whose cleanup a crash cut short; they are deleted, never replayed twice.
+   */
+  fromSeq?: number;
 }
 
 export interface RecoveryReport {
@@ -38,7 +43,7 @@ export class CorruptWalError extends Error {
  */
 export function recoverWal(opts: RecoveryOptions, apply: (type: number, payload: Buffer) => { events: number; maxTs: number }): RecoveryReport {
   const t0 = performance.now();
-  const files = listWalFiles(opts.dir);
+  const files = dropCovered(listWalFiles(opts.dir), opts.fromSeq ?? 0, opts.log);
   const report: RecoveryReport = { files, records: 0, events: 0, bytes: 0, ms: 0, tornTails: 0, setAside: [] };
   for (const f of files) {
     const buf = readFileSync(f.path);
@@ -77,4 +82,16 @@ export function recoverWal(opts: RecoveryOptions, apply: (type: number, payload:
   }
   report.ms = performance.now() - t0;
   return report;
+}
+
+function dropCovered(files: WalFile[], fromSeq: number, log: (line: string) => void): WalFile[] {
+  const keep: WalFile[] = [];
+  for (const f of files) {
+    if (f.seq >= fromSeq) keep.push(f);
+    else {
+      unlinkSync(f.path);
+      log(`ringql: WAL ${f.path}: removed (its records are in the checkpoint)`);
+    }
+  }
+  return keep;
 }

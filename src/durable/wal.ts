@@ -188,6 +188,35 @@ export class Wal {
   }
 
   /**
+   * Starts a new file for a checkpoint and returns its number: every record before it is in the
+   * checkpoint being taken, so once that is durable the older files can go (dropBefore).
+   */
+  rollForCheckpoint(): number {
+    if (this.closed) throw unavailable('the server is shutting down');
+    if (this.current.bytes > 0) this.roll();
+    return this.current.seq;
+  }
+
+  /** Deletes closed files numbered below `seq` (their records are in a durable checkpoint). */
+  dropBefore(seq: number): number {
+    let removed = 0;
+    while (this.done.length && this.done[0]!.seq < seq) {
+      const f = this.done[0]!;
+      try {
+        unlinkSync(f.path);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
+          this.opts.log?.(`ringql: could not remove WAL file ${f.path}: ${err instanceof Error ? err.message : String(err)}`);
+          break;
+        }
+      }
+      this.done.shift();
+      removed++;
+    }
+    return removed;
+  }
+
+  /**
    * Checkpoint by retention: deletes closed segment files whose every event is older than `cutoffUs`
    * (those events are evicted from memory already, so replaying them would only drop them again).
    */

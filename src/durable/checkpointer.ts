@@ -1,0 +1,120 @@
+// Checkpoints (SPEC §12): the store's state written as part files — each sealed segment once, the
+// mutable rest (open rows, dictionaries, schema) as a fresh snapshot — then the manifest, and only then
+// the write-ahead log files and part files the new manifest no longer needs are deleted.
+
+import { mkdirSync, readdirSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
+import { TMP_SUFFIX, writeFileAtomic } from './atomic-file.ts';
+import { readManifest, writeManifest, type Manifest, type ManifestPart } from './manifest.ts';
+import { encodePartFile } from './part-file.ts';
+import type { Wal } from './wal.ts';
+
+/** One piece of a source's state. Immutable parts (a sealed segment) are written once and kept while listed. */
+export interface CheckpointPart {
+  /** Unique within the source, stable while the part lives; file-name safe characters are kept, others replaced. */
+  key: string;
+  immutable: boolean;
+  events: number;
+  /** The part's bytes. Called at once for mutable parts (the snapshot), possibly later for immutable ones. */
+  chunks(): Buffer[];
+}
+
+/** What the store offers a checkpoint: its sources' parts, taken in one synchronous call. */
+export interface Checkpointable {
+  readonly name: string;
+  checkpointParts(): CheckpointPart[];
+}
+
+export interface CheckpointReport {
+  id: number;
+  walFrom: number;
+  partsWritten: number;
+  bytesWritten: number;
+  filesDeleted: number;
+  ms: number;
+}
+
+export const PART_SUFFIX = '.part';
+
+export class Checkpointer {
+  private last: Manifest | null;
+  private running: Promise<CheckpointReport> | null = null;
+  private lastReport: CheckpointReport | null = null;
+
+  constructor(private readonly dir: string, private readonly wal: Wal, private readonly log: (line: string) => void = () => {}) {
+    mkdirSync(dir, { recursive: true });
+    this.last = readManifest(dir);
+  }
+
+  /** Takes a checkpoint (one at a time: a call while one runs returns that one). */
+  checkpoint(sources: readonly Checkpointable[]): Promise<CheckpointReport> {
+    this.running ??= this.take(sources).finally(() => { this.running = null; });
+    return this.running;
+  }
+
+  stats(): { last_checkpoint_id: number | null; last_checkpoint_us: number | null; part_files: number; last_checkpoint_ms: number | null } {
+    const parts = this.last?.sources.reduce((n, s) => n + s.parts.length, 0) ?? 0;
+    return { last_checkpoint_id: this.last?.id ?? null, last_checkpoint_us: this.last?.createdUs ?? null, part_files: parts, last_checkpoint_ms: this.lastReport?.ms ?? null };
+  }
+
+  private async take(sources: readonly Checkpointable[]): Promise<CheckpointReport> {
+    const t0 = performance.now();
+    // The snapshot: synchronous, so the WAL position and the parts describe the same moment.
+    const walFrom = this.wal.rollForCheckpoint();
+    const id = (this.last?.id ?? 0) + 1;
+    const kept = new Set(this.last?.sources.flatMap((s) => s.parts.map((p) => p.file)) ?? []);
+    const toWrite: { file: string; source: string; part: CheckpointPart; chunks: Buffer[] | null }[] = [];
+    const manifest: Manifest = { id, walFrom, createdUs: Date.now() * 1000, sources: [] };
+    for (const s of sources) {
+      const parts: ManifestPart[] = [];
+      for (const p of s.checkpointParts()) {
+        const file = partFileName(s.name, p.key, p.immutable ? null : id);
+        parts.push({ key: p.key, file, events: p.events });
+        if (p.immutable && kept.has(file)) continue;
+        toWrite.push({ file, source: s.name, part: p, chunks: p.immutable ? null : p.chunks() });
+      }
+      manifest.sources.push({ name: s.name, parts });
+    }
+    let bytesWritten = 0;
+    for (const w of toWrite) {
+      const bytes = encodePartFile({ key: w.part.key, source: w.source, events: w.part.events }, w.chunks ?? w.part.chunks());
+      bytesWritten += bytes.reduce((n, b) => n + b.length, 0);
+      await writeFileAtomic(join(this.dir, w.file), bytes);
+    }
+    await writeManifest(this.dir, manifest);
+    this.last = manifest;
+    const filesDeleted = this.wal.dropBefore(walFrom) + this.deleteUnlisted(manifest);
+    const report = { id, walFrom, partsWritten: toWrite.length, bytesWritten, filesDeleted, ms: performance.now() - t0 };
+    this.lastReport = report;
+    return report;
+  }
+
+  /** Deletes part files (and leftover temporary files) the manifest does not list. */
+  private deleteUnlisted(m: Manifest): number {
+    const listed = new Set(m.sources.flatMap((s) => s.parts.map((p) => p.file)));
+    let n = 0;
+    for (const f of readdirSync(this.dir)) {
+      if (!(f.endsWith(PART_SUFFIX) || f.endsWith(PART_SUFFIX + TMP_SUFFIX)) || listed.has(f)) continue;
+      try {
+        unlinkSync(join(this.dir, f));
+        n++;
+      } catch (err) {
+        this.log(`ringql: could not remove ${join(this.dir, f)}: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+    return n;
+  }
+}
+
+/**
+ * `<source>--<key>[--<checkpoint>].part`. Characters outside [A-Za-z0-9._-] are replaced, and a name
+ * that needed it gets a checksum of the original, so two names never meet in one file.
+ */
+export function partFileName(source: string, key: string, checkpointId: number | null): string {
+  const safe = (s: string): string => {
+    const t = s.replace(/[^A-Za-z0-9._-]|--/g, '_');
+    return t === s ? s : `${t}~${crc32(s).toString(16)}`;
+  };
+  return `${safe(source)}--${safe(key)}${checkpointId === null ? '' : `--${checkpointId}`}${PART_SUFFIX}`;
+}

@@ -1,0 +1,91 @@
+// A checkpoint part file: one immutable piece of a source's state (a sealed segment, or a snapshot of
+// the mutable rest) as CRC-framed chunks between a header and a trailer, so damage anywhere is found.
+
+import { readFileSync } from 'node:fs';
+import { frame, readRecord } from './record-frame.ts';
+
+const RECORD_PART_HEADER = 2;
+const RECORD_PART_CHUNK = 3;
+const RECORD_PART_TRAILER = 4;
+
+/** What a part file says about itself (kept small: it is read before the chunks). */
+export interface PartHeader {
+  /** The part's key, unique within its source. */
+  key: string;
+  source: string;
+  /** Events the part holds (what is lost if it is set aside). */
+  events: number;
+}
+
+export interface PartFile extends PartHeader {
+  chunks: Buffer[];
+}
+
+/** Thrown when a part file or the manifest is damaged; the message says which file, where, and what to do. */
+export class CorruptStateError extends Error {
+  constructor(readonly file: string, readonly offset: number, why: string, readonly events: number | null = null) {
+    super(`The state file ${file} is damaged at byte ${offset} (${why}). Nothing was loaded. ` +
+      'Run `ringql repair` (or start with --discard-corrupt) to move it aside' +
+      (events === null ? '' : `; it holds ${events} events, which would be lost`) + '.');
+    this.name = 'CorruptStateError';
+  }
+}
+
+/** The framed bytes of a part file, ready for writeFileAtomic. */
+export function encodePartFile(header: PartHeader, chunks: readonly Buffer[]): Buffer[] {
+  const out = [frame(RECORD_PART_HEADER, Buffer.from(JSON.stringify(header)))];
+  for (const c of chunks) out.push(frame(RECORD_PART_CHUNK, c));
+  const trailer = Buffer.alloc(4);
+  trailer.writeUInt32LE(chunks.length, 0);
+  out.push(frame(RECORD_PART_TRAILER, trailer));
+  return out;
+}
+
+/** Reads and verifies a part file; throws CorruptStateError on any damage (a part file is never torn: it was renamed whole). */
+export function readPartFile(path: string): PartFile {
+  const buf = readFileSync(path);
+  let at = 0;
+  let header: PartHeader | null = null;
+  const chunks: Buffer[] = [];
+  for (;;) {
+    const r = readRecord(buf, at);
+    if (r.kind === 'end') throw new CorruptStateError(path, at, 'the file ends before its trailer', header?.events ?? null);
+    if (r.kind !== 'record') throw new CorruptStateError(path, r.at, r.kind === 'torn' ? 'a record is cut short' : r.why, header?.events ?? null);
+    if (header === null) {
+      if (r.type !== RECORD_PART_HEADER) throw new CorruptStateError(path, at, 'no part header');
+      header = parseHeader(path, r.payload);
+    } else if (r.type === RECORD_PART_CHUNK) {
+      chunks.push(r.payload);
+    } else if (r.type === RECORD_PART_TRAILER) {
+      if (r.payload.length !== 4 || r.payload.readUInt32LE(0) !== chunks.length) throw new CorruptStateError(path, at, 'the trailer does not match the chunks read', header.events);
+      if (r.next !== buf.length) throw new CorruptStateError(path, r.next, 'bytes after the trailer', header.events);
+      return { ...header, chunks };
+    } else {
+      throw new CorruptStateError(path, at, `unexpected record type ${r.type}`, header.events);
+    }
+    at = r.next;
+  }
+}
+
+/** Reads only the header (for repair's report of how many events a damaged file held); null when unreadable. */
+export function readPartHeader(path: string): PartHeader | null {
+  try {
+    const buf = readFileSync(path);
+    const r = readRecord(buf, 0);
+    return r.kind === 'record' && r.type === RECORD_PART_HEADER ? parseHeader(path, r.payload) : null;
+  } catch {
+    return null;
+  }
+}
+
+function parseHeader(path: string, payload: Buffer): PartHeader {
+  let v: unknown;
+  try {
+    v = JSON.parse(payload.toString('utf8'));
+  } catch {
+    throw new CorruptStateError(path, 0, 'the part header is not JSON');
+  }
+  const h = v as Partial<PartHeader>;
+  if (typeof h.key !== 'string' || typeof h.source !== 'string' || typeof h.events !== 'number') throw new CorruptStateError(path, 0, 'the part header lacks key, source or events');
+  return { key: h.key, source: h.source, events: h.events };
+}
