@@ -14,11 +14,12 @@ export const ALLOWED_EDGES: Readonly<Record<string, readonly string[]>> = {
   exec: ['core', 'fn', 'plan', 'store', 'redact'],
   cache: ['core', 'fn', 'plan', 'exec', 'store'],
   durable: ['core', 'store'],
+  cluster: ['core', 'store', 'durable'],
   endpoints: ['core', 'sql', 'lql', 'plan', 'exec', 'store', 'cache', 'redact', 'durable'],
   http: ['core', 'endpoints', 'redact'],
   gen: ['core', 'store'],
   cli: ['core', 'sql', 'lql', 'plan', 'exec', 'store', 'endpoints', 'durable', 'gen'],
-  main: ['core', 'store', 'endpoints', 'durable', 'http', 'gen', 'cache'],
+  main: ['core', 'store', 'endpoints', 'durable', 'cluster', 'http', 'gen', 'cache'],
 };
 
 /**
