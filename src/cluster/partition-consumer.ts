@@ -10,11 +10,15 @@ export interface PartitionConsumerOptions {
   maxBytes?: number;
   /** Pull expiry (default 5 s). */
   expiresMs?: number;
+  /** A message apply() refused (not a batch we wrote): reported here and skipped, never a stalled partition. */
+  onBadMessage?: (partition: number, seq: number, err: unknown) => void;
 }
 
 export class PartitionConsumer {
   /** The stream sequence applied last (0: none). */
   lastSeq = 0;
+  /** Messages apply() threw on (skipped). */
+  badMessages = 0;
   private target = 0;
   private stopped = false;
   private caught: Promise<void>;
@@ -40,7 +44,12 @@ export class PartitionConsumer {
       for await (const m of messages) {
         if (this.stopped) break;
         if (m.seq <= this.lastSeq) continue; // a redelivery after the consumer was recreated
-        this.apply(m.data, m.seq);
+        try {
+          this.apply(m.data, m.seq);
+        } catch (err) {
+          this.badMessages++;
+          (this.opts.onBadMessage ?? defaultBadMessage)(this.partition, m.seq, err);
+        }
         this.lastSeq = m.seq;
         if (this.lastSeq >= this.target) this.markCaught();
       }
@@ -60,4 +69,8 @@ export class PartitionConsumer {
     this.stopped = true;
     this.messages?.stop();
   }
+}
+
+function defaultBadMessage(partition: number, seq: number, err: unknown): void {
+  process.stderr.write(`ringql: cluster: partition ${partition} message ${seq} skipped: ${err instanceof Error ? err.message : String(err)}\n`);
 }

@@ -15,6 +15,7 @@ import { batchMessages, publishMessages } from '../../src/cluster/publisher.ts';
 import { PartitionConsumer } from '../../src/cluster/partition-consumer.ts';
 import { Membership } from '../../src/cluster/membership.ts';
 import { ownedBy, ownerOf } from '../../src/cluster/rendezvous.ts';
+import { PartitionOwner, type PartitionSink } from '../../src/cluster/partition-owner.ts';
 import { decodeBatch } from '../../src/durable/batch-record.ts';
 
 const PARTITIONS = 4;
@@ -88,4 +89,57 @@ describe('cluster JetStream pieces', () => {
     expect([...a.members.keys()]).toEqual(['node-a']);
     await a.leave();
   });
+
+  it('partition owners split the partitions, rebuild what a dead member held, and hand over to a newcomer', async () => {
+    const js = jetstream(conn.nc);
+    // Fresh streams' content is shared with the tests above: count only this test's batch ids.
+    const tag = `own-${Date.now()}`;
+    class RecordingSink implements PartitionSink {
+      readonly held = new Map<number, string[]>();
+      apply(p: number, payload: Uint8Array): void {
+        const ids = (decodeBatch(Buffer.from(payload)).events as { id: string }[]).map((e) => e.id).filter((id) => id.startsWith(tag));
+        this.held.set(p, [...(this.held.get(p) ?? []), ...ids]);
+      }
+      drop(ps: readonly number[]): void { for (const p of ps) this.held.delete(p); }
+      all(): string[] { return [...this.held.values()].flat(); }
+    }
+    const events = Array.from({ length: 300 }, (_, i) => ({ id: `${tag}-${i}`, project: `proj-${i % 23}` }));
+    await publishMessages(js, batchMessages('edge.logs.prod', events, (e) => (e as { project: string }).project));
+    const node = (id: string) => {
+      const sink = new RecordingSink();
+      const self = { id, url: `http://${id}` };
+      const m = new Membership(conn.nc, self, { ttlMs: 2000, heartbeatMs: 300 });
+      const o = new PartitionOwner(js, conn.jsm, self, PARTITIONS, sink);
+      return { id, sink, m, o };
+    };
+    const a = node('own-a'), b = node('own-b');
+    await a.m.join(); await b.m.join(); await a.m.beat(); await b.m.beat();
+    a.m.onChange((ms) => void a.o.setMembers(ms));
+    b.m.onChange((ms) => void b.o.setMembers(ms));
+    await a.o.settled(); await b.o.settled();
+    const sorted = (x: string[]): string[] => [...x].sort();
+    expect(a.o.status().owned.filter((p) => b.o.status().owned.includes(p))).toEqual([]);
+    expect(sorted([...a.sink.all(), ...b.sink.all()])).toEqual(sorted(events.map((e) => e.id)));
+    const project = 'proj-5';
+    const routes = [a.o.route(project).kind, b.o.route(project).kind].sort();
+    expect(routes).toEqual(['local', 'remote']);
+
+    // b dies (no heartbeat, no goodbye): a takes everything over from the streams, each event once.
+    b.m.stopHeartbeat(); b.o.stop();
+    const t0 = Date.now();
+    while (a.m.members.has('own-b') && Date.now() - t0 < 8000) { await new Promise((r) => setTimeout(r, 200)); await a.m.beat(); }
+    await a.o.settled();
+    expect(a.o.status().owned).toEqual(Array.from({ length: PARTITIONS }, (_, i) => i));
+    expect(sorted(a.sink.all())).toEqual(sorted(events.map((e) => e.id)));
+
+    // A newcomer takes some partitions; a drops exactly those and keeps the rest whole.
+    const c = node('own-c');
+    await c.m.join(); await c.m.beat(); await a.m.beat();
+    c.m.onChange((ms) => void c.o.setMembers(ms));
+    await a.o.settled(); await c.o.settled();
+    expect(sorted([...a.sink.all(), ...c.sink.all()])).toEqual(sorted(events.map((e) => e.id)));
+    expect(c.o.status().owned.length).toBeGreaterThan(0);
+    a.o.stop(); c.o.stop();
+    await a.m.leave(); await c.m.leave(); await b.m.leave();
+  }, 60_000);
 });

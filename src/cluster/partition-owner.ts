@@ -1,0 +1,99 @@
+// A node's share of the partitions (SPEC §13): follows the live members, starts a consumer from the
+// beginning of every partition it gains (answering "rebuilding" until it has caught up), stops and drops
+// the ones it loses, and tells a request for a project where it is answered.
+
+import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
+import type { MemberInfo } from './membership.ts';
+import { PartitionConsumer, type PartitionConsumerOptions } from './partition-consumer.ts';
+import { partitionOf } from './partition.ts';
+import { ownerOf } from './rendezvous.ts';
+
+/** Where a partition's messages go: the node's store (via the service) in production. */
+export interface PartitionSink {
+  /** One stream message of partition p, in stream order (seq) — apply it exactly once. */
+  apply(partition: number, payload: Uint8Array, seq: number): void;
+  /** Partitions this node no longer owns: forget their data (a later gain rebuilds from the stream). */
+  drop(partitions: readonly number[]): void;
+}
+
+export type Route =
+  | { kind: 'local' }
+  | { kind: 'rebuilding'; partition: number }
+  | { kind: 'remote'; member: MemberInfo }
+  | { kind: 'no_owner' };
+
+export class PartitionOwner {
+  private readonly consumers = new Map<number, PartitionConsumer>();
+  private members: ReadonlyMap<string, MemberInfo> = new Map();
+  /** Serialises ownership changes (a change waits for the consumers of the previous one to start). */
+  private change: Promise<void> = Promise.resolve();
+
+  constructor(private readonly js: JetStreamClient, private readonly jsm: JetStreamManager, private readonly self: MemberInfo,
+    readonly partitions: number, private readonly sink: PartitionSink, private readonly consumerOpts: PartitionConsumerOptions = {},
+    private readonly log: (line: string) => void = () => {}) {}
+
+  /** Applies a new member map: gained partitions start rebuilding, lost ones are stopped and dropped. */
+  setMembers(members: ReadonlyMap<string, MemberInfo>): Promise<void> {
+    this.change = this.change.then(() => this.apply(members)).catch((err: unknown) => {
+      this.log(`ringql: cluster: ownership change failed: ${err instanceof Error ? err.message : String(err)}`);
+    });
+    return this.change;
+  }
+
+  private async apply(members: ReadonlyMap<string, MemberInfo>): Promise<void> {
+    this.members = members;
+    const ids = [...members.keys()];
+    if (!members.has(this.self.id)) ids.push(this.self.id);
+    const lost: number[] = [];
+    const gained: number[] = [];
+    for (let p = 0; p < this.partitions; p++) {
+      const mine = ownerOf(p, ids) === this.self.id;
+      if (mine && !this.consumers.has(p)) gained.push(p);
+      if (!mine && this.consumers.has(p)) lost.push(p);
+    }
+    if (lost.length) {
+      for (const p of lost) { this.consumers.get(p)!.stop(); this.consumers.delete(p); }
+      this.sink.drop(lost);
+      this.log(`ringql: cluster: ${this.self.id} hands over partitions ${lost.join(',')}`);
+    }
+    for (const p of gained) {
+      const c = new PartitionConsumer(this.js, this.jsm, p, (payload, seq) => this.sink.apply(p, payload, seq), this.consumerOpts);
+      this.consumers.set(p, c);
+      await c.start(1);
+      const t0 = performance.now();
+      void c.caughtUp().then(() => this.log(`ringql: cluster: ${this.self.id} rebuilt partition ${p} (${c.lastSeq} messages, ${Math.round(performance.now() - t0)} ms)`));
+    }
+  }
+
+  /** Where a query for `project` is answered. */
+  route(project: string): Route {
+    const p = partitionOf(project, this.partitions);
+    const ids = [...this.members.keys()];
+    if (!this.members.has(this.self.id)) ids.push(this.self.id);
+    const owner = ownerOf(p, ids);
+    if (owner === null) return { kind: 'no_owner' };
+    if (owner === this.self.id) {
+      const c = this.consumers.get(p);
+      return c && c.isCaughtUp ? { kind: 'local' } : { kind: 'rebuilding', partition: p };
+    }
+    const m = this.members.get(owner);
+    return m ? { kind: 'remote', member: m } : { kind: 'no_owner' };
+  }
+
+  /** Partitions this node holds, and which of them are still rebuilding. */
+  status(): { owned: number[]; rebuilding: number[] } {
+    const owned = [...this.consumers.keys()].sort((a, b) => a - b);
+    return { owned, rebuilding: owned.filter((p) => !this.consumers.get(p)!.isCaughtUp) };
+  }
+
+  /** Resolves once the ownership change in progress is applied and every owned partition has caught up. */
+  async settled(): Promise<void> {
+    await this.change;
+    await Promise.all([...this.consumers.values()].map((c) => c.caughtUp()));
+  }
+
+  stop(): void {
+    for (const c of this.consumers.values()) c.stop();
+    this.consumers.clear();
+  }
+}
