@@ -14,7 +14,7 @@ export const ALLOWED_EDGES: Readonly<Record<string, readonly string[]>> = {
   exec: ['core', 'fn', 'plan', 'store', 'redact'],
   cache: ['core', 'fn', 'plan', 'exec', 'store'],
   durable: ['core', 'store'],
-  cluster: ['core', 'store', 'durable'],
+  cluster: ['core', 'store', 'durable', 'endpoints'],
   endpoints: ['core', 'sql', 'lql', 'plan', 'exec', 'store', 'cache', 'redact', 'durable'],
   http: ['core', 'endpoints', 'redact'],
   gen: ['core', 'store'],

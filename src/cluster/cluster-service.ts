@@ -1,0 +1,123 @@
+// The QueryService of a cluster node (SPEC §13): ingest is validated here, then published to JetStream and
+// acknowledged once every message is; a query runs here when this node owns the project's partition
+// (503 overloaded while it rebuilds), else it is forwarded to the owner and answered with its bytes.
+
+import { RingqlError, type ErrorCode, ERROR_STATUS } from '../core/errors.ts';
+import type { JetStreamClient } from '@nats-io/jetstream';
+import { stampBatch } from '../durable/batch-record.ts';
+import type { Store } from '../store/store.ts';
+import { projectAt } from '../store/hot-paths.ts';
+import type { IngestResponse, QueryService, RunRequest, RunResponse } from '../endpoints/service-types.ts';
+import type { PartitionOwner } from './partition-owner.ts';
+import { batchMessages, publishMessages, type PublishOptions } from './publisher.ts';
+
+/** The header a forwarded query carries, so its receiver answers it itself (never forwards it again). */
+export const FORWARDED_HEADER = 'x-ringql-forwarded';
+
+export interface ClusterServiceOptions {
+  selfId: string;
+  /** A token with query scope this node sends with forwarded queries (the nodes share their tokens). */
+  forwardToken: string;
+  nowUs: () => number;
+  publish?: PublishOptions;
+  /** Per forwarded request (default 30 s). */
+  forwardTimeoutMs?: number;
+}
+
+/** Thrown by validation's beforeCommit hook: the batch is valid, and nothing of it is stored. */
+const VALID = Symbol('valid batch');
+
+export class ClusterService implements QueryService {
+  constructor(private readonly local: QueryService, private readonly store: Store, private readonly owner: PartitionOwner,
+    private readonly js: JetStreamClient, private readonly opts: ClusterServiceOptions) {}
+
+  async run(req: RunRequest & { forwardedBy?: string }): Promise<RunResponse> {
+    const project = req.params.get('project');
+    if (project === undefined) {
+      throw new RingqlError('missing_parameter', 'In cluster mode a query names its project (the parameter `project`): data is partitioned by project', { param: 'project' });
+    }
+    const route = this.owner.route(project);
+    if (route.kind === 'local') return this.local.run(req);
+    if (route.kind === 'remote' && req.forwardedBy === undefined) return this.forward(route.member.url, req);
+    throw new RingqlError('overloaded', route.kind === 'rebuilding'
+      ? `The partition holding project ${project.slice(0, 200)} is being rebuilt on this node; retry shortly`
+      : 'No node owns this project right now (the cluster is changing); retry shortly', { retry_after: 2 });
+  }
+
+  private async forward(base: string, req: RunRequest): Promise<RunResponse> {
+    const qs = new URLSearchParams([...req.params]);
+    const headers: Record<string, string> = { authorization: `Bearer ${this.opts.forwardToken}`, [FORWARDED_HEADER]: this.opts.selfId };
+    if (req.redactHeader) headers['lf-endpoint-redact-pii'] = 'true';
+    if (req.accepted === null) headers.accept = 'application/x-ringql-none';
+    else if (req.accepted === 'ndjson') headers.accept = 'application/x-ndjson';
+    else if (req.accepted === 'csv') headers.accept = 'text/csv';
+    const t0 = performance.now();
+    let res: Response;
+    try {
+      res = await fetch(`${base}/api/endpoints/query/${encodeURIComponent(req.endpoint)}?${qs}`, { headers, signal: AbortSignal.timeout(this.opts.forwardTimeoutMs ?? 30_000) });
+    } catch (err) {
+      throw new RingqlError('overloaded', `The node owning this project did not answer (${err instanceof Error ? err.message : String(err)}); retry shortly`, { retry_after: 2 });
+    }
+    const body = Buffer.from(await res.arrayBuffer());
+    if (res.status !== 200) throw errorFrom(res.status, body);
+    const format = res.headers.get('content-type')?.startsWith('text/csv') ? 'csv' : res.headers.get('content-type')?.includes('ndjson') ? 'ndjson' : undefined;
+    return {
+      body,
+      ...(format ? { format } : {}),
+      rowCount: Number(res.headers.get('x-ringql-rows') ?? 0),
+      truncated: res.headers.get('x-ringql-truncated') === 'true',
+      cache: res.headers.get('x-cache') === 'HIT' ? 'HIT' : 'MISS',
+      ageSeconds: Number(res.headers.get('age') ?? 0),
+      timings: [{ name: 'forward', ms: performance.now() - t0 }],
+      // The owner applied redaction already (it got the header); do not scan the body again.
+      redacted: req.redactHeader,
+    };
+  }
+
+  /** Validates the batch against this node's store (nothing stored), then publishes it; resolves once JetStream acknowledged all. */
+  async ingest(source: string, events: unknown[]): Promise<IngestResponse> {
+    const s = this.store.source(source);
+    if (!s) throw new RingqlError('source_not_found', `No source named or with id "${source.slice(0, 200)}"; sources: ${this.store.sources().map((x) => x.def.name).join(', ')}`);
+    if (!Array.isArray(events) || events.length === 0) throw new RingqlError('invalid_events', 'The batch is empty: send at least one event', { errors: [] });
+    const nowUs = this.opts.nowUs();
+    const stamped = stampBatch(events, nowUs);
+    try {
+      s.ingest(stamped, nowUs, () => { throw VALID; });
+    } catch (err) {
+      if (err !== VALID) throw err;
+    }
+    const messages = batchMessages(s.def.name, stamped, (e) => projectAt(e, s.def.projectPath), this.opts.publish);
+    try {
+      await publishMessages(this.js, messages, this.opts.publish);
+    } catch (err) {
+      throw new RingqlError('storage_unavailable', `The batch could not be stored in the cluster's log (${err instanceof Error ? err.message : String(err)}); retry shortly`, { retry_after: 2 });
+    }
+    return { stored: stamped.length, dropped: 0 };
+  }
+
+  endpointRedacts(idOrName: string): boolean { return this.local.endpointRedacts(idOrName); }
+  listEndpoints(): ReturnType<QueryService['listEndpoints']> { return this.local.listEndpoints(); }
+  getEndpoint(idOrName: string): ReturnType<QueryService['getEndpoint']> { return this.local.getEndpoint(idOrName); }
+  createEndpoint(input: Parameters<QueryService['createEndpoint']>[0]): ReturnType<QueryService['createEndpoint']> { return this.local.createEndpoint(input); }
+  updateEndpoint(idOrName: string, input: Parameters<QueryService['updateEndpoint']>[1]): ReturnType<QueryService['updateEndpoint']> { return this.local.updateEndpoint(idOrName, input); }
+  deleteEndpoint(idOrName: string): Promise<void> { return this.local.deleteEndpoint(idOrName); }
+  sources(): ReturnType<QueryService['sources']> { return this.local.sources(); }
+  schema(sourceNameOrId: string): ReturnType<QueryService['schema']> { return this.local.schema(sourceNameOrId); }
+
+  health(): Record<string, unknown> {
+    return { ...this.local.health(), cluster: { node: this.opts.selfId, ...this.owner.status() } };
+  }
+}
+
+/** The owner's error answer, as the same RingqlError (so this node answers the same status and body). */
+function errorFrom(status: number, body: Buffer): RingqlError {
+  try {
+    const v = JSON.parse(body.toString('utf8')) as { error?: { code?: string; message?: string } & Record<string, unknown> };
+    const e = v.error;
+    if (e && typeof e.code === 'string' && e.code in ERROR_STATUS && typeof e.message === 'string') {
+      const { code, message, ...details } = e;
+      return new RingqlError(code as ErrorCode, message, details);
+    }
+  } catch { /* not an error body */ }
+  return new RingqlError('overloaded', `The node owning this project answered ${status}; retry shortly`, { retry_after: 2 });
+}
