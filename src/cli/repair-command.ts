@@ -1,7 +1,7 @@
 // `ringql repair [--state-dir <dir>]`: checks the write-ahead log as a start would and sets a damaged file
 // aside (keeping the records before the damage), saying how many batches and events remain; exit 1 on failure.
 
-import { fileURLToPath } from 'node:url';
+import { stateDirConfig } from '../core/config.ts';
 import { join } from 'node:path';
 import { recoverWal } from '../durable/wal-recovery.ts';
 import { decodeBatch } from '../durable/batch-record.ts';
@@ -10,7 +10,7 @@ import { RECORD_BATCH } from '../durable/record-frame.ts';
 export const REPAIR_USAGE = 'usage: ringql repair [--state-dir <dir>]   (default: RINGQL_STATE_DIR, else .state/ in the checkout)\n';
 
 export function repairCommand(argv: string[]): number {
-  let stateDir = (process.env.RINGQL_STATE_DIR ?? '').trim() || fileURLToPath(new URL('../../.state', import.meta.url));
+  let stateDir = stateDirConfig(process.env);
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--state-dir' && argv[i + 1]) stateDir = argv[++i]!;
     else {
