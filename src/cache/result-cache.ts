@@ -3,7 +3,7 @@
 // share one computation; errors are never cached; bounded by entries and bytes (LRU); warming
 // recomputes entries still in use every proactive_requerying_seconds.
 
-import { LRUMapWithDelete } from 'mnemonist';
+import { LRUMapWithDelete } from '../core/lru.ts';
 import { cacheSettings } from '../core/config.ts';
 import type { PreparedEndpoint } from '../endpoints/prepare.ts';
 import { executePlan, executeRequestSliced, planRequest, type ExecuteResult, type ResolvedRequest } from '../endpoints/execute.ts';
