@@ -15,7 +15,7 @@ import { startServer } from './http/server.ts';
 const EVICT_EVERY_MS = 60_000;
 const DEMO = { events: 300_000, projects: 5, days: 7, seed: 42, batch: 1000, tricklePerSourcePerSecond: 3 };
 
-/** The parsed configuration, with what main resolves from it (tokens, state folder, command line). */
+/** The parsed configuration, with what main resolves from it (tokens, command line). */
 interface Config extends RingqlConfig {
   tokenSet: TokenSet;
   /** `--discard-corrupt`: set damaged write-ahead log files aside instead of refusing to start. */
