@@ -1,7 +1,8 @@
 // Chevrotain CstParser of the LQL subset (SPEC §5): a pure grammar, no embedded actions.
 // Terms follow each other (implicit AND); src/lql/read-terms.ts turns the CST into typed terms.
 
-import { CstParser, type CstNode } from 'chevrotain';
+import { CstParser } from './chevrotain-runtime.ts';
+import type { CstNode } from 'chevrotain';
 import {
   ChartKey, Comparison, Count, Day, DotDot, DoubleColon, FalseLit, FieldKey, GroupBy, Hour, IsoTimestamp, LParen, Minus,
   Minute, Name, NullLit, NumberLit, OpEq, OpList, OpListRegex, OpRegex, Quoted, RParen, RegexBare, RegexQuoted, Relative, SelectKey,

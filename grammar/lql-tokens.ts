@@ -1,7 +1,8 @@
 // Tokens and the multi-mode lexer of the LQL subset (SPEC §5). Mode `term` reads term starts; an
 // operator pushes `value`, `f:`/`s:` push `name`, `c:` pushes `chart`; whitespace pops back.
 
-import { Lexer, createToken, type TokenType } from 'chevrotain';
+import { Lexer, createToken } from './chevrotain-runtime.ts';
+import type { TokenType } from 'chevrotain';
 
 const IDENT_PATH = /[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*/;
 

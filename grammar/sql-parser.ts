@@ -1,7 +1,8 @@
 // Chevrotain CstParser of the BigQuery SQL subset (SPEC §7): a pure grammar, no embedded actions.
 // One instance is reused; src/sql/parse.ts feeds it one statement's tokens and reads the CST.
 
-import { CstParser, EOF, type IParserErrorMessageProvider, type IToken, type TokenType } from 'chevrotain';
+import { CstParser, EOF } from './chevrotain-runtime.ts';
+import type { IParserErrorMessageProvider, IToken, TokenType } from 'chevrotain';
 import * as T from './sql-tokens.ts';
 
 // Option objects come from these helpers so each closure is a plain call argument: run under tsx

@@ -1,7 +1,8 @@
 // Tokens and the one reused Lexer of the BigQuery SQL subset (SPEC §7). Only reserved words are
 // keyword tokens; soft words (TIMESTAMP, INTERVAL, OFFSET, HOUR, START...) stay Identifiers.
 
-import { Lexer, createToken, type TokenType } from 'chevrotain';
+import { Lexer, createToken } from './chevrotain-runtime.ts';
+import type { TokenType } from 'chevrotain';
 
 export const WhiteSpace = createToken({ name: 'WhiteSpace', pattern: /\s+/, group: Lexer.SKIPPED });
 export const LineComment = createToken({ name: 'LineComment', pattern: /(?:--|#)[^\n\r]*/, group: Lexer.SKIPPED });

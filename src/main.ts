@@ -1,60 +1,32 @@
 // The one file that wires ringql together: configuration from the environment, the store and query
 // service, the HTTP server, demo data (RINGQL_DEMO=1) with a live trickle, and graceful shutdown.
 
-import { intVar, type Env } from './core/env-int.ts';
+import { loadConfig, type Env, type RingqlConfig } from './core/config.ts';
 import { randomUUID } from 'node:crypto';
 import { totalmem } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { createQueryService, type EngineService } from './endpoints/service.ts';
-import { durabilityFromEnv, recoverStore, type DurabilityConfig, type Recovered } from './durable/durability.ts';
+import { recoverStore, type Recovered } from './durable/durability.ts';
 import { CorruptWalError } from './durable/wal-recovery.ts';
-import { Store, defaultStoreConfig, fullStoreBytes } from './store/store.ts';
+import { Store, fullStoreBytes, storeConfigFrom } from './store/store.ts';
 import { nowMicros, parseTimestamp } from './core/time.ts';
-import { tokensFromEnv, type TokenSet } from './http/auth.ts';
+import { tokensFromSpecs, type TokenSet } from './http/auth.ts';
 import { startServer } from './http/server.ts';
-import { httpLimitsFromEnv, type HttpLimits } from './http/http-limits.ts';
-import { limitsFromEnv, type Limits } from './core/limits.ts';
 
-const MIB = 1024 * 1024;
 const EVICT_EVERY_MS = 60_000;
 const DEMO = { events: 300_000, projects: 5, days: 7, seed: 42, batch: 1000, tricklePerSourcePerSecond: 3 };
 
-interface Config {
-  host: string;
-  port: number;
-  tokens: TokenSet;
-  demo: boolean;
-  stateDir: string;
-  maxBodyBytes: number;
-  maxDecompressedBytes: number;
-  corsOrigin: string;
-  limits: Limits;
-  http: HttpLimits;
-  durability: DurabilityConfig;
+/** The parsed configuration, with what main resolves from it (tokens, command line). */
+interface Config extends RingqlConfig {
+  tokenSet: TokenSet;
   /** `--discard-corrupt`: set damaged write-ahead log files aside instead of refusing to start. */
   discardCorrupt: boolean;
 }
 
 function readConfig(env: Env): Config {
-  const host = (env.HOST ?? '').trim() || '127.0.0.1';
-  const demoRaw = (env.RINGQL_DEMO ?? '0').trim().toLowerCase();
-  if (!['0', '1', 'true', 'false', ''].includes(demoRaw)) throw new Error(`RINGQL_DEMO="${env.RINGQL_DEMO}" is not valid: expected 0 or 1`);
-  const corsOrigin = (env.RINGQL_CORS_ORIGIN ?? '').trim() || '*';
-  if (/[\r\n]/.test(corsOrigin)) throw new Error('RINGQL_CORS_ORIGIN must be one line');
-  const maxBodyBytes = intVar(env, 'RINGQL_MAX_BODY_BYTES', 12 * MIB, 1, 2 ** 31 - 1);
-  const limits = limitsFromEnv(env);
+  const cfg = loadConfig(env);
   return {
-    host,
-    port: intVar(env, 'PORT', 4000, 0, 65535),
-    tokens: tokensFromEnv(env),
-    demo: demoRaw === '1' || demoRaw === 'true',
-    stateDir: (env.RINGQL_STATE_DIR ?? '').trim() || fileURLToPath(new URL('../.state', import.meta.url)),
-    maxBodyBytes,
-    maxDecompressedBytes: intVar(env, 'RINGQL_MAX_DECOMPRESSED_BYTES', Math.min(4 * maxBodyBytes, 2 ** 31 - 1), 1, 2 ** 31 - 1),
-    corsOrigin,
-    limits,
-    http: httpLimitsFromEnv(env, limits.maxConcurrentRequests),
-    durability: durabilityFromEnv(env),
+    ...cfg,
+    tokenSet: tokensFromSpecs(cfg.tokens),
     discardCorrupt: process.argv.includes('--discard-corrupt'),
   };
 }
@@ -151,7 +123,7 @@ async function main(): Promise<void> {
   let store: Store;
   try {
     cfg = readConfig(process.env);
-    store = new Store(defaultStoreConfig());
+    store = new Store(storeConfigFrom(cfg.store, cfg.limits));
   } catch (err) {
     log(`ringql: ${err instanceof Error ? err.message : String(err)}`);
     process.exit(2);
@@ -162,12 +134,12 @@ async function main(): Promise<void> {
     log(`ringql: WARNING: RINGQL_MAX_BYTES_PER_SOURCE lets a full store reach ${(need / 2 ** 30).toFixed(1)} GiB but this machine has ${(ram / 2 ** 30).toFixed(1)} GiB; ` +
       'the process could be killed for lack of memory. Lower the capacity (or RINGQL_RETENTION_HOURS).');
   }
-  const service = await createQueryService({ store, stateDir: cfg.stateDir, limits: cfg.limits });
+  const service = await createQueryService({ store, stateDir: cfg.server.stateDir, limits: cfg.limits, budget: cfg.budget, cache: cfg.cache });
   // Everything acknowledged before comes back before the server listens (SPEC §12).
   let recovered: Recovered;
   try {
-    log(`ringql: recovering from ${cfg.stateDir}/wal`);
-    recovered = recoverStore(store, cfg.stateDir, cfg.durability, { discardCorrupt: cfg.discardCorrupt, nowUs: nowMicros, log });
+    log(`ringql: recovering from ${cfg.server.stateDir}/wal`);
+    recovered = recoverStore(store, cfg.server.stateDir, cfg.durability, { discardCorrupt: cfg.discardCorrupt, nowUs: nowMicros, log });
   } catch (err) {
     if (err instanceof CorruptWalError) {
       log(`ringql: ${err.message}`);
@@ -179,28 +151,28 @@ async function main(): Promise<void> {
   log(`ringql: recovered ${rep.events} events (${rep.records} batches, ${(rep.bytes / 2 ** 20).toFixed(1)} MB) in ${(rep.ms / 1000).toFixed(2)} s` +
     (rep.ms > 0 ? ` (${(rep.bytes / 2 ** 20 / (rep.ms / 1000)).toFixed(1)} MB/s)` : '') + `; fsync ${cfg.durability.fsync}`);
   service.attachWal(recovered.wal, rep);
-  if (cfg.demo) await loadDemo(service);
+  if (cfg.server.demo) await loadDemo(service);
   const server = await startServer({
     service,
-    host: cfg.host,
-    port: cfg.port,
-    tokens: cfg.tokens,
-    corsOrigin: cfg.corsOrigin,
-    maxBodyBytes: cfg.maxBodyBytes,
+    host: cfg.server.host,
+    port: cfg.server.port,
+    tokens: cfg.tokenSet,
+    corsOrigin: cfg.server.corsOrigin,
+    maxBodyBytes: cfg.server.maxBodyBytes,
     maxUrlBytes: cfg.http.maxUrlBytes,
-    maxDecompressedBytes: cfg.maxDecompressedBytes,
+    maxDecompressedBytes: cfg.server.maxDecompressedBytes,
     maxConcurrentRequests: cfg.limits.maxConcurrentRequests,
     inflight: cfg.http.inflight,
     bodyTimeoutMs: cfg.http.bodyTimeoutMs,
     bodyIdleTimeoutMs: cfg.http.bodyIdleTimeoutMs,
     log,
   });
-  const hostInUrl = cfg.host.includes(':') ? `[${cfg.host}]` : cfg.host;
+  const hostInUrl = cfg.server.host.includes(':') ? `[${cfg.server.host}]` : cfg.server.host;
   const base = `http://${hostInUrl}:${server.port}`;
   const out: string[] = [`ringql listening on ${base}`];
-  if (cfg.tokens.generated) out.push(`token: ${cfg.tokens.generated}`);
-  const stopTrickle = cfg.demo ? await startTrickle(service, log) : () => {};
-  if (cfg.demo) out.push(...curlExamples(base));
+  if (cfg.tokenSet.generated) out.push(`token: ${cfg.tokenSet.generated}`);
+  const stopTrickle = cfg.server.demo ? await startTrickle(service, log) : () => {};
+  if (cfg.server.demo) out.push(...curlExamples(base));
   process.stdout.write(`${out.join('\n')}\n`);
 
   const evictTimer = setInterval(() => {

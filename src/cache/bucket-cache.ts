@@ -4,6 +4,7 @@
 // ones included), follow evictions, and answer from the partials: the cost of a warm answer is
 // the new events plus the buckets, and the answer equals the query's at that instant.
 
+import { truncWidthUs } from '../core/date-parts.ts';
 import { truncTimestamp } from '../core/time.ts';
 import { aggregateFunction, scalarFunction } from '../fn/index.ts';
 import type { BExpr, ColInfo, Plan, ScanPlan } from '../plan/bound.ts';
@@ -14,7 +15,11 @@ import { ExecContext, type Budget } from '../exec/context.ts';
 import type { Value } from '../core/values.ts';
 
 const MINUTE = 60_000_000;
-const UNITS = new Set(['MINUTE', 'HOUR', 'DAY']);
+/** TIMESTAMP_TRUNC parts whose buckets are whole minutes (MINUTE, HOUR, DAY): sums of minute states. */
+const isMinuteMultiple = (part: string): boolean => {
+  const w = truncWidthUs(part);
+  return w !== undefined && w >= MINUTE && w % MINUTE === 0;
+};
 // Counts add up exactly across minutes; SUM is left out because an all-NULL SUM is NULL, not 0.
 const DECOMPOSABLE = new Set(['COUNT', 'COUNTIF']);
 
@@ -47,7 +52,7 @@ function shapeOf(agg: AggregatePlan): BucketShape | null {
   const key = agg.keys[0]!;
   if (key.k !== 'call' || key.fn.name !== 'TIMESTAMP_TRUNC' || key.args.length !== 2) return null;
   const [ts, unit] = key.args as [BExpr, BExpr];
-  if (unit.k !== 'const' || typeof unit.value !== 'string' || !UNITS.has(unit.value)) return null;
+  if (unit.k !== 'const' || typeof unit.value !== 'string' || !isMinuteMultiple(unit.value)) return null;
   const o = originOf(ts);
   if (!o || o.element || o.path.length !== 1 || o.path[0] !== 'timestamp') return null;
   for (const a of agg.aggs) {

@@ -3,7 +3,8 @@
 // share one computation; errors are never cached; bounded by entries and bytes (LRU); warming
 // recomputes entries still in use every proactive_requerying_seconds.
 
-import { LRUMapWithDelete } from 'mnemonist';
+import { LRUMapWithDelete } from '../core/lru.ts';
+import { cacheSettings } from '../core/config.ts';
 import type { PreparedEndpoint } from '../endpoints/prepare.ts';
 import { executePlan, executeRequestSliced, planRequest, type ExecuteResult, type ResolvedRequest } from '../endpoints/execute.ts';
 import type { QueryGate } from './query-gate.ts';
@@ -114,7 +115,7 @@ export class ResultCache {
 
   /** `gate` (when given) is where timed warm runs take their slots. */
   constructor(cfg: Partial<CacheConfig>, private readonly now: () => number, private readonly gate: QueryGate | null = null) {
-    this.cfg = { ...DEFAULT_CACHE, ...cacheConfigFromEnv(), ...cfg };
+    this.cfg = { ...DEFAULT_CACHE, ...cacheSettings(process.env), ...cfg };
     this.entries = new LRUMapWithDelete(this.cfg.maxEntries);
     this.kinds = new LRUMapWithDelete(this.cfg.maxEntries);
     if (this.cfg.sweepMs > 0) {
@@ -339,27 +340,4 @@ export interface CacheStats {
   /** Background recomputations run, and those a bound (keys per endpoint, CPU share, busy slots) put off. */
   warm_runs: number;
   warm_skipped: number;
-}
-
-function cacheConfigFromEnv(env = process.env): Partial<CacheConfig> {
-  const out: Partial<CacheConfig> = {};
-  const v = env.RINGQL_CACHE_MAX_BYTES;
-  if (v !== undefined && v !== '') {
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < 0) throw new Error(`RINGQL_CACHE_MAX_BYTES must be a non-negative integer, got "${v}"`);
-    out.maxBytes = n;
-  }
-  const k = env.RINGQL_WARM_KEYS_PER_ENDPOINT;
-  if (k !== undefined && k !== '') {
-    const n = Number(k);
-    if (!Number.isInteger(n) || n < 0 || n > 100_000) throw new Error(`RINGQL_WARM_KEYS_PER_ENDPOINT must be an integer from 0 to 100000, got "${k}"`);
-    out.warmKeysPerEndpoint = n;
-  }
-  const sh = env.RINGQL_WARM_CPU_SHARE;
-  if (sh !== undefined && sh !== '') {
-    const n = Number(sh);
-    if (!Number.isFinite(n) || n <= 0 || n > 1) throw new Error(`RINGQL_WARM_CPU_SHARE must be a number above 0 and at most 1, got "${sh}"`);
-    out.warmShare = n;
-  }
-  return out;
 }

@@ -2,7 +2,7 @@
 // a damaged part file aside (saying how many events it held) and sets a damaged log file aside (keeping the
 // records before the damage), saying how many batches and events remain; exit 1 on failure.
 
-import { fileURLToPath } from 'node:url';
+import { stateDirConfig } from '../core/config.ts';
 import { join } from 'node:path';
 import { recoverWal } from '../durable/wal-recovery.ts';
 import { loadCheckpoint } from '../durable/checkpoint-load.ts';
@@ -12,7 +12,7 @@ import { RECORD_BATCH } from '../durable/record-frame.ts';
 export const REPAIR_USAGE = 'usage: ringql repair [--state-dir <dir>]   (default: RINGQL_STATE_DIR, else .state/ in the checkout)\n';
 
 export function repairCommand(argv: string[]): number {
-  let stateDir = (process.env.RINGQL_STATE_DIR ?? '').trim() || fileURLToPath(new URL('../../.state', import.meta.url));
+  let stateDir = stateDirConfig(process.env);
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--state-dir' && argv[i + 1]) stateDir = argv[++i]!;
     else {

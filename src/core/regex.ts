@@ -1,7 +1,7 @@
 // Compiled RE2 regular expressions with BigQuery semantics (REGEXP_CONTAINS/EXTRACT/EXTRACT_ALL/REPLACE).
 // RE2 guarantees linear time; literal patterns take plain string fast paths, and compiled patterns are cached.
 
-import { LRUMapWithDelete } from 'mnemonist';
+import { LRUMapWithDelete } from './lru.ts';
 import { RingqlError } from './errors.ts';
 import { loadRe2, type Re2Ctor, type Re2Instance } from './re2-loader.ts';
 

@@ -2,6 +2,7 @@
 // scaled by digit count: 1–10 digits = s, 11–13 = ms, 14–16 = µs, 17–19 = ns, floored to µs),
 // formatting, truncation, calendar arithmetic and FORMAT_TIMESTAMP. Integer math; Date never needed.
 
+import { fixedPartUs } from './date-parts.ts';
 import { RingqlError } from './errors.ts';
 
 export const US_PER_MS = 1_000;
@@ -251,15 +252,6 @@ export function truncTimestamp(us: number, unit: string): number {
   }
 }
 
-const FIXED_UNIT_US: Record<string, number> = {
-  MICROSECOND: 1,
-  MILLISECOND: US_PER_MS,
-  SECOND: US_PER_SECOND,
-  MINUTE: US_PER_MINUTE,
-  HOUR: US_PER_HOUR,
-  DAY: US_PER_DAY,
-  WEEK: 7 * US_PER_DAY,
-};
 
 function addMonths(us: number, months: number): number {
   const days = floorDiv(us, US_PER_DAY);
@@ -275,7 +267,7 @@ function addMonths(us: number, months: number): number {
 /** TIMESTAMP_ADD(us, INTERVAL n unit): fixed units exactly; MONTH/QUARTER/YEAR by calendar, clamping the day. */
 export function addInterval(us: number, n: number, unit: string): number {
   const u = normUnit(unit);
-  const fixed = FIXED_UNIT_US[u];
+  const fixed = fixedPartUs(u);
   if (fixed !== undefined) return us + n * fixed;
   if (u === 'MONTH') return addMonths(us, n);
   if (u === 'QUARTER') return addMonths(us, 3 * n);
@@ -286,7 +278,7 @@ export function addInterval(us: number, n: number, unit: string): number {
 /** TIMESTAMP_DIFF(a, b, unit): whole units of a - b, truncated toward zero. */
 export function diffTimestamp(a: number, b: number, unit: string): number {
   const u = normUnit(unit);
-  const fixed = FIXED_UNIT_US[u];
+  const fixed = fixedPartUs(u);
   if (fixed !== undefined) return Math.trunc((a - b) / fixed);
   const per = u === 'MONTH' ? 1 : u === 'QUARTER' ? 3 : u === 'YEAR' ? 12 : 0;
   if (per === 0) throw badUnit(unit, 'TIMESTAMP_DIFF');

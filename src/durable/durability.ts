@@ -2,25 +2,19 @@
 // write-ahead log into the store before the server listens, with progress — then the log for new batches.
 
 import { join } from 'node:path';
+import { durabilityConfig, type DurabilityConfig } from '../core/config.ts';
 import { RingqlError } from '../core/errors.ts';
 import type { Store } from '../store/store.ts';
 import { decodeBatch } from './batch-record.ts';
 import { RECORD_BATCH } from './record-frame.ts';
-import { Wal, type FsyncMode } from './wal.ts';
+import { Wal } from './wal.ts';
 import { recoverWal, type RecoveryReport } from './wal-recovery.ts';
 
-export interface DurabilityConfig {
-  fsync: FsyncMode;
-  fsyncMs: number;
-}
+export type { DurabilityConfig } from '../core/config.ts';
 
+/** The durability section of the configuration: RINGQL_FSYNC and RINGQL_FSYNC_MS. */
 export function durabilityFromEnv(env: Record<string, string | undefined>): DurabilityConfig {
-  const mode = (env.RINGQL_FSYNC ?? '').trim().toLowerCase() || 'interval';
-  if (mode !== 'always' && mode !== 'interval') throw new Error(`RINGQL_FSYNC="${env.RINGQL_FSYNC}" is not valid: expected always or interval`);
-  const raw = (env.RINGQL_FSYNC_MS ?? '').trim();
-  const ms = raw === '' ? 100 : Number(raw);
-  if (!Number.isInteger(ms) || ms < 1 || ms > 60_000) throw new Error(`RINGQL_FSYNC_MS="${env.RINGQL_FSYNC_MS}" is not valid: expected an integer from 1 to 60000`);
-  return { fsync: mode, fsyncMs: ms };
+  return durabilityConfig(env);
 }
 
 export interface Recovered {

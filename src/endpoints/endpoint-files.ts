@@ -3,11 +3,11 @@
 
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, existsSync, fsyncSync, openSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { projectPath } from '../core/project-root.ts';
 import { applyInput, type EndpointDef } from './definition.ts';
 import type { EndpointInput } from './service-types.ts';
 
-export const BUILTIN_DIR = fileURLToPath(new URL('../../data/endpoints/', import.meta.url));
+export const BUILTIN_DIR = projectPath('data/endpoints/');
 
 /** Reads the built-in endpoints: `<name>.json` (id and settings) + `<name>.sql`. */
 export function loadBuiltins(dir = BUILTIN_DIR): { def: EndpointDef; file: string }[] {

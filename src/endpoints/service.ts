@@ -8,7 +8,6 @@ import { nowMicros } from '../core/time.ts';
 import type { Store } from '../store/store.ts';
 import type { Catalog } from '../plan/catalog.ts';
 import type { Budget } from '../exec/context.ts';
-import { DEFAULT_BUDGET } from '../exec/context.ts';
 import { applyInput, isUuid, type EndpointDef } from './definition.ts';
 import { loadEndpoint, prepareEndpoint, type PreparedEndpoint } from './prepare.ts';
 import { resolveRequest } from './execute.ts';
@@ -20,8 +19,8 @@ import type { Wal } from '../durable/wal.ts';
 import type { RecoveryReport } from '../durable/wal-recovery.ts';
 import { RECORD_BATCH } from '../durable/record-frame.ts';
 import { encodeBatch, stampBatch } from '../durable/batch-record.ts';
-import { DEFAULT_METER_LIMITS } from '../core/work-meter.ts';
 import { limitsFromEnv, type Limits } from '../core/limits.ts';
+import { budgetSettings } from '../core/config.ts';
 import type {
   EndpointInfo, EndpointInput, IngestResponse, QueryService, RunRequest, RunResponse, SourceInfo,
 } from './service-types.ts';
@@ -64,7 +63,7 @@ export class EngineService implements QueryService {
   constructor(private readonly opts: ServiceOptions) {
     this.catalog = catalogFromStore(opts.store);
     this.now = opts.nowMicros ?? nowMicros;
-    this.budget = opts.budget ?? budgetFromEnv();
+    this.budget = opts.budget ?? budgetSettings(process.env);
     this.limits = opts.limits ?? limitsFromEnv();
     this.gate = new QueryGate(this.limits.maxConcurrentQueries);
     this.cache = new ResultCache(opts.cache ?? {}, () => this.now(), this.gate);
@@ -275,17 +274,4 @@ export class EngineService implements QueryService {
 /** `file` or `file:line:column` when the error has a position. */
 function where(file: string, err: RingqlError): string {
   return err.details.line ? `${file}:${String(err.details.line)}:${String(err.details.column)}` : file;
-}
-
-function budgetFromEnv(env = process.env): Budget {
-  const num = (name: string, def: number): number => {
-    const v = env[name];
-    if (v === undefined || v === '') return def;
-    const n = Number(v);
-    if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer, got "${v}"`);
-    return n;
-  };
-  const maxValueBytes = num('RINGQL_MAX_VALUE_BYTES', DEFAULT_METER_LIMITS.maxValueBytes);
-  if (maxValueBytes < 1024 || maxValueBytes > 256 * 1024 * 1024) throw new Error(`RINGQL_MAX_VALUE_BYTES must be an integer from 1024 to 268435456, got "${env.RINGQL_MAX_VALUE_BYTES}"`);
-  return { timeoutMs: num('RINGQL_QUERY_TIMEOUT_MS', DEFAULT_BUDGET.timeoutMs), maxRows: num('RINGQL_QUERY_MAX_ROWS', DEFAULT_BUDGET.maxRows), maxValueBytes };
 }

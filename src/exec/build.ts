@@ -1,6 +1,7 @@
 // Turns a logical plan into a tree of physical operators, compiling every expression against the
 // accessors of the operator it reads from. Uncorrelated subqueries run once, on first use.
 
+import { truncWidthUs } from '../core/date-parts.ts';
 import { RingqlError } from '../core/errors.ts';
 import type { BExpr, Plan } from '../plan/bound.ts';
 import { compileExpr, type Accessor, type CompileEnv } from '../plan/compile-expr.ts';
@@ -9,7 +10,7 @@ import type { ExecContext } from './context.ts';
 import type { Operator } from './operator.ts';
 import { ScanExec } from './ops/scan-exec.ts';
 import { HotUnnestExec, type HotFilter } from './ops/hot-unnest-exec.ts';
-import { FIXED_TRUNC_US, HotBucketAggExec, type HotCounter } from './ops/hot-bucket-agg-exec.ts';
+import { HotBucketAggExec, type HotCounter } from './ops/hot-bucket-agg-exec.ts';
 import { columnUses, type ColumnUses } from './column-uses.ts';
 import { FilterExec, LimitExec, ProjectExec, ValuesExec } from './ops/row-ops.ts';
 import { UnnestExec } from './ops/unnest-exec.ts';
@@ -161,7 +162,7 @@ function hotBucketAgg(plan: Extract<Plan, { k: 'aggregate' }>, ctx: ExecContext,
   const [tsArg, unitArg] = key.args as [BExpr, BExpr];
   if (tsArg.k !== 'col' || unitArg.k !== 'const' || typeof unitArg.value !== 'string') return null;
   const unit = unitArg.value.toUpperCase();
-  if (FIXED_TRUNC_US[unit] === undefined) return null;
+  if (truncWidthUs(unit) === undefined) return null;
   const filter = plan.input.k === 'filter' ? plan.input : null;
   const chainTop = filter ? filter.input : plan.input;
   if (chainTop.k !== 'unnest') return null;

@@ -2,6 +2,7 @@
 // so that one heavy query is cut off with a clear error, and yields its slice so it never stalls the server.
 
 import { RingqlError } from '../core/errors.ts';
+import { DEFAULT_QUERY_MAX_ROWS, DEFAULT_QUERY_TIMEOUT_MS } from '../core/config.ts';
 import { DEFAULT_METER_LIMITS, WorkMeter, type MeterLimits } from '../core/work-meter.ts';
 
 export interface Budget {
@@ -13,7 +14,7 @@ export interface Budget {
   maxValueBytes?: number;
 }
 
-export const DEFAULT_BUDGET: Budget = { timeoutMs: 10_000, maxRows: 200_000_000 };
+export const DEFAULT_BUDGET: Budget = { timeoutMs: DEFAULT_QUERY_TIMEOUT_MS, maxRows: DEFAULT_QUERY_MAX_ROWS };
 
 /** The meter limits a budget implies: large values per query are capped at 16 single values. */
 export function meterLimits(budget: Budget): MeterLimits {

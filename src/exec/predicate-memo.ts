@@ -2,7 +2,7 @@
 // the same filter (`REGEXP_CONTAINS(r.url, 'my-project')`) evaluates it once per distinct value ever
 // seen, not once per query. Dictionaries only grow, so an id's answer never changes; memory is bounded.
 
-import { LRUMap } from 'mnemonist';
+import { LRUMap } from '../core/lru.ts';
 
 /** 0 = not evaluated yet, 1 = TRUE, 2 = not TRUE (FALSE or NULL). */
 export type MemoBytes = Uint8Array;

@@ -1,6 +1,7 @@
 // The nine sources the generator writes: name, share of all events, which projects use the
 // service, how often a container log shipper variant appears, and the event builder.
 
+import { SOURCE_NAMES, type SourceName } from '../store/sources.ts';
 import type { EventBuilder } from './context.ts';
 import type { Project } from './projects.ts';
 import { buildEdgeEvent } from './events-edge.ts';
@@ -25,17 +26,20 @@ export interface GenSource {
 
 const all = (): boolean => true;
 
-export const GEN_SOURCES: readonly GenSource[] = [
-  { name: 'edge.logs.prod', share: 0.55, shipperShare: 0.02, uses: all, build: buildEdgeEvent },
-  { name: 'postgres.logs', share: 0.15, shipperShare: 0, uses: all, build: buildPostgresEvent },
-  { name: 'function-relay-logs', share: 0.05, shipperShare: 0.03, uses: (p) => p.usesFunctions, build: buildFunctionRelayEvent },
-  { name: 'function-runtime-events', share: 0.05, shipperShare: 0, uses: (p) => p.usesFunctions, build: buildFunctionRuntimeEvent },
-  { name: 'auth.logs.prod', share: 0.06, shipperShare: 0.03, uses: all, build: buildAuthEvent },
-  { name: 'realtime.logs.prod', share: 0.04, shipperShare: 0.02, uses: (p) => p.usesRealtime, build: buildRealtimeEvent },
-  { name: 'storage.logs.prod', share: 0.04, shipperShare: 0.03, uses: (p) => p.usesStorage, build: buildStorageEvent },
-  { name: 'rest.logs.prod', share: 0.03, shipperShare: 0.02, uses: all, build: buildRestEvent },
-  { name: 'pooler.logs.prod', share: 0.03, shipperShare: 0.02, uses: all, build: buildPoolerEvent },
-];
+/** Per source (store/sources.ts names them, in order): its generator settings. */
+const GEN: Readonly<Record<SourceName, Omit<GenSource, 'name'>>> = {
+  'edge.logs.prod': { share: 0.55, shipperShare: 0.02, uses: all, build: buildEdgeEvent },
+  'postgres.logs': { share: 0.15, shipperShare: 0, uses: all, build: buildPostgresEvent },
+  'function-relay-logs': { share: 0.05, shipperShare: 0.03, uses: (p) => p.usesFunctions, build: buildFunctionRelayEvent },
+  'function-runtime-events': { share: 0.05, shipperShare: 0, uses: (p) => p.usesFunctions, build: buildFunctionRuntimeEvent },
+  'auth.logs.prod': { share: 0.06, shipperShare: 0.03, uses: all, build: buildAuthEvent },
+  'realtime.logs.prod': { share: 0.04, shipperShare: 0.02, uses: (p) => p.usesRealtime, build: buildRealtimeEvent },
+  'storage.logs.prod': { share: 0.04, shipperShare: 0.03, uses: (p) => p.usesStorage, build: buildStorageEvent },
+  'rest.logs.prod': { share: 0.03, shipperShare: 0.02, uses: all, build: buildRestEvent },
+  'pooler.logs.prod': { share: 0.03, shipperShare: 0.02, uses: all, build: buildPoolerEvent },
+};
+
+export const GEN_SOURCES: readonly GenSource[] = SOURCE_NAMES.map((name) => ({ name, ...GEN[name] }));
 
 export const GEN_SOURCE_NAMES: readonly string[] = GEN_SOURCES.map((s) => s.name);
 

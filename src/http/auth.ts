@@ -3,9 +3,9 @@
 
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { RingqlError } from '../core/errors.ts';
+import { parseTokenList, tokenSpecsFromEnv, type Scope, type TokenSpec } from '../core/config-tokens.ts';
 
-export type Scope = 'ingest' | 'query' | 'private';
-const SCOPES: readonly Scope[] = ['ingest', 'query', 'private'];
+export type { Scope } from '../core/config-tokens.ts';
 
 /** What a route needs: `public` no token, `any` any valid token, else that scope (or `private`). */
 export type Access = 'public' | 'any' | Scope;
@@ -30,54 +30,21 @@ export function tokenSet(tokens: { token: string; scopes?: Scope[] }[], generate
   };
 }
 
-/**
- * Parses `token` / `token:scope+scope` entries, comma-separated; unset or blank makes one private
- * token. Errors name the variable and the entry's position, never the token itself.
- */
-/**
- * The tokens of the environment: RINGQL_ACCESS_TOKENS, or where it is unset the reference's names, so a
- * self-hosted stack's configuration works unchanged (LOGFLARE_PRIVATE_ACCESS_TOKEN is private,
- * LOGFLARE_PUBLIC_ACCESS_TOKEN ingest+query); with none of them, one generated private token.
- */
+/** The tokens of the environment (see core/config-tokens.ts); with none, one generated private token. */
 export function tokensFromEnv(env: Record<string, string | undefined>): TokenSet {
-  if ((env.RINGQL_ACCESS_TOKENS ?? '').trim() !== '') return parseAccessTokens(env.RINGQL_ACCESS_TOKENS);
-  const priv = (env.LOGFLARE_PRIVATE_ACCESS_TOKEN ?? '').trim();
-  const pub = (env.LOGFLARE_PUBLIC_ACCESS_TOKEN ?? '').trim();
-  for (const [name, v] of [['LOGFLARE_PRIVATE_ACCESS_TOKEN', priv], ['LOGFLARE_PUBLIC_ACCESS_TOKEN', pub]] as const) {
-    if (/[\s,]/.test(v)) throw new Error(`${name} must be one token without spaces or commas`);
-  }
-  const entries: { token: string; scopes: Scope[] }[] = [];
-  if (priv) entries.push({ token: priv, scopes: ['private'] });
-  if (pub) entries.push({ token: pub, scopes: ['ingest', 'query'] });
-  return entries.length ? tokenSet(entries) : parseAccessTokens(undefined);
+  return tokensFromSpecs(tokenSpecsFromEnv(env));
 }
 
+/** A token set from configured entries; null makes one generated private token (printed once by main). */
+export function tokensFromSpecs(specs: TokenSpec[] | null): TokenSet {
+  if (specs !== null) return tokenSet(specs);
+  const token = randomBytes(32).toString('base64url');
+  return tokenSet([{ token, scopes: ['private'] }], token);
+}
+
+/** Parses `token` / `token:scope+scope` entries, comma-separated; unset or blank makes one private token. */
 export function parseAccessTokens(value: string | undefined, varName = 'RINGQL_ACCESS_TOKENS'): TokenSet {
-  if (value === undefined || value.trim() === '') {
-    const token = randomBytes(32).toString('base64url');
-    return tokenSet([{ token, scopes: ['private'] }], token);
-  }
-  const parsed: { token: string; scopes: Scope[] }[] = [];
-  value.split(',').forEach((raw, i) => {
-    const entry = raw.trim();
-    if (entry === '') return;
-    const colon = entry.indexOf(':');
-    const token = colon < 0 ? entry : entry.slice(0, colon).trim();
-    if (token === '') throw new Error(`${varName}: entry ${i + 1} has an empty token`);
-    const scopes: Scope[] = [];
-    if (colon >= 0) {
-      for (const s of entry.slice(colon + 1).split('+')) {
-        const scope = s.trim().toLowerCase();
-        if (!(SCOPES as readonly string[]).includes(scope)) {
-          throw new Error(`${varName}: entry ${i + 1} has an invalid scope "${scope.slice(0, 40)}"; scopes are ${SCOPES.join(', ')}`);
-        }
-        scopes.push(scope as Scope);
-      }
-    }
-    parsed.push({ token, scopes });
-  });
-  if (parsed.length === 0) throw new Error(`${varName} lists no token`);
-  return tokenSet(parsed);
+  return tokensFromSpecs(parseTokenList(value, varName));
 }
 
 /** The first token present: `Authorization: Bearer`, then `X-API-KEY`, then `api_key` in the query. */

@@ -27,6 +27,8 @@ export function assertNativeUws(mod: unknown): Uws {
   return mod as Uws;
 }
 
+import { UWS_HEADER_BUFFER_BYTES } from '../core/config.ts';
+
 let loaded: Promise<Uws> | null = null;
 
 /**
@@ -36,7 +38,7 @@ let loaded: Promise<Uws> | null = null;
  * read, closes the connection when a head split over several reads exceeds 4 KiB, and cannot parse
  * more than 48 header lines (see README, limits).
  */
-export const UWS_HEADER_BUFFER_BYTES = '262144';
+export { UWS_HEADER_BUFFER_BYTES } from '../core/config.ts';
 
 /** Imports uWebSockets.js once. */
 export function loadUws(): Promise<Uws> {

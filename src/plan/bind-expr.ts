@@ -1,6 +1,7 @@
 // Binds AST expressions to typed, folded bound expressions: resolves names with BigQuery's rules
 // (range variables before columns, dotted paths into records), checks arity and types, and folds.
 
+import { isDatePart } from '../core/date-parts.ts';
 import { RingqlError } from '../core/errors.ts';
 import { parseTimestamp } from '../core/time.ts';
 import type { Expr, Ident, Pos, Query } from '../sql/ast.ts';
@@ -32,7 +33,6 @@ export interface ExprBinderHost {
   bindSubquery(q: Query, ctx: ExprCtx): Plan;
 }
 
-const UNITS = new Set(['MICROSECOND', 'MILLISECOND', 'SECOND', 'MINUTE', 'HOUR', 'DAY', 'WEEK', 'MONTH', 'QUARTER', 'YEAR', 'ISOWEEK', 'ISOYEAR', 'DAYOFWEEK', 'DAYOFYEAR', 'DATE', 'TIME', 'DATETIME']);
 
 export function posDetails(pos: Pos | undefined): Record<string, number> {
   return pos ? { line: pos.line, column: pos.column } : {};
@@ -135,7 +135,7 @@ export class ExprBinder {
       case 'interval': {
         const v = this.bind(e.value, ctx);
         const unit = e.unit.toUpperCase();
-        if (!UNITS.has(unit)) fail('query_error', `Unknown INTERVAL unit ${e.unit}`, e.pos);
+        if (!isDatePart(unit)) fail('query_error', `Unknown INTERVAL unit ${e.unit}`, e.pos);
         if (v.k !== 'const' || typeof v.value !== 'number') fail('query_error', 'INTERVAL needs a constant integer, e.g. INTERVAL 1 HOUR', e.pos);
         const iv: IntervalValue = { interval: true, n: v.value as number, unit };
         return v.clock ? { k: 'const', value: iv, type: 'INTERVAL', clock: 'other' } : { k: 'const', value: iv, type: 'INTERVAL' };
@@ -304,7 +304,7 @@ export class ExprBinder {
   private datePart(a: Expr): BExpr {
     if (a.kind === 'ident' && a.parts.length === 1) {
       const unit = a.parts[0]!.toUpperCase();
-      if (!UNITS.has(unit)) fail('query_error', `Unknown date part ${a.parts[0]}; expected one of MICROSECOND, MILLISECOND, SECOND, MINUTE, HOUR, DAY, WEEK, MONTH, QUARTER, YEAR`, a.pos);
+      if (!isDatePart(unit)) fail('query_error', `Unknown date part ${a.parts[0]}; expected one of MICROSECOND, MILLISECOND, SECOND, MINUTE, HOUR, DAY, WEEK, MONTH, QUARTER, YEAR`, a.pos);
       return { k: 'const', value: unit, type: 'STRING' };
     }
     if (a.kind === 'call' && a.name.toUpperCase() === 'WEEK' && a.args.length === 1 && a.args[0]!.kind === 'ident') {

@@ -4,6 +4,7 @@
 // CURRENT_TIMESTAMP carry a Clock mark; folding never decides a branch on one (the decision would
 // vanish from the plan), so a plan shows every place where its answer depends on the time.
 
+import { fixedPartUs } from '../core/date-parts.ts';
 import { RingqlError } from '../core/errors.ts';
 import { compileExpr } from './compile-expr.ts';
 import { activeMeter } from '../core/work-meter.ts';
@@ -25,8 +26,6 @@ function isFixed(e: BExpr): e is Const {
   return e.k === 'const' && e.clock === undefined;
 }
 
-/** Interval units of a fixed length in µs: shifting now by one keeps the result now + offset. */
-const FIXED_UNITS = new Set(['MICROSECOND', 'MILLISECOND', 'SECOND', 'MINUTE', 'HOUR', 'DAY', 'WEEK']);
 
 /** The clock mark of a value computed from constant children. */
 function clockOf(e: BExpr, kids: readonly BExpr[]): Clock | undefined {
@@ -34,7 +33,7 @@ function clockOf(e: BExpr, kids: readonly BExpr[]): Clock | undefined {
   if (e.k === 'call' && (e.fn.name === 'TIMESTAMP_SUB' || e.fn.name === 'TIMESTAMP_ADD') && kids.length === 2) {
     const [t, iv] = kids as [Const, Const];
     const v = iv.value as { unit?: unknown } | null;
-    if (t.clock === 'affine' && iv.clock === undefined && v !== null && typeof v === 'object' && FIXED_UNITS.has(String(v.unit))) return 'affine';
+    if (t.clock === 'affine' && iv.clock === undefined && v !== null && typeof v === 'object' && fixedPartUs(String(v.unit)) !== undefined) return 'affine';
   }
   return 'other';
 }

@@ -1,7 +1,8 @@
 // Turns a Chevrotain recognition error into one short, positioned syntax_error: the distinct
 // tokens that could come next (ordered for people, trimmed), what was found, and a hint when cheap.
 
-import { EOF, createTokenInstance, type IRecognitionException, type IToken, type TokenType } from 'chevrotain';
+import { EOF, createTokenInstance } from '../../grammar/chevrotain-runtime.ts';
+import type { IRecognitionException, IToken, TokenType } from 'chevrotain';
 import { sqlParser, tokenLabel } from '../../grammar/sql-parser.ts';
 import * as T from '../../grammar/sql-tokens.ts';
 import { RingqlError } from '../core/errors.ts';

@@ -1,6 +1,8 @@
 // One event per source with the field shapes of SAMPLE-EVENTS.md (values shortened), used to seed
 // each source's schema so saved queries bind before any event has arrived.
 
+import type { SourceName } from './sources.ts';
+
 const edge = {
   event_message: 'GET | 200 | 203.0.113.48 | 7ac6d98c6d4558de | https://default.api.example.com/rest/v1/t/ | Mozilla/5.0',
   project: 'default',
@@ -110,4 +112,4 @@ export const SAMPLE_EVENTS: Readonly<Record<string, Record<string, unknown>>> = 
   'storage.logs.prod': storage,
   'rest.logs.prod': rest,
   'pooler.logs.prod': pooler,
-};
+} satisfies Record<SourceName, Record<string, unknown>>;

@@ -18,25 +18,31 @@ export function uuidV5(name: string, ns: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
 }
 
+/** The nine source names, in SPEC §1 order: every per-source table is a Record over these. */
+export const SOURCE_NAMES = [
+  'edge.logs.prod', 'postgres.logs', 'function-relay-logs', 'function-runtime-events', 'auth.logs.prod',
+  'realtime.logs.prod', 'storage.logs.prod', 'rest.logs.prod', 'pooler.logs.prod',
+] as const;
+export type SourceName = (typeof SOURCE_NAMES)[number];
+
 const TOP = ['project'];
 const REF = ['metadata', 'project_ref'];
 const META = ['metadata', 'project'];
 
-function def(name: string, projectPath: string[]): SourceDef {
-  return { name, id: uuidV5(name, SOURCE_NAMESPACE), projectPath };
-}
+/** Where each source keeps its project ref. */
+const PROJECT_PATH: Readonly<Record<SourceName, string[]>> = {
+  'edge.logs.prod': TOP,
+  'postgres.logs': TOP,
+  'function-relay-logs': REF,
+  'function-runtime-events': REF,
+  'auth.logs.prod': TOP,
+  'realtime.logs.prod': META,
+  'storage.logs.prod': META,
+  'rest.logs.prod': TOP,
+  'pooler.logs.prod': TOP,
+};
 
-export const SOURCES: readonly SourceDef[] = [
-  def('edge.logs.prod', TOP),
-  def('postgres.logs', TOP),
-  def('function-relay-logs', REF),
-  def('function-runtime-events', REF),
-  def('auth.logs.prod', TOP),
-  def('realtime.logs.prod', META),
-  def('storage.logs.prod', META),
-  def('rest.logs.prod', TOP),
-  def('pooler.logs.prod', TOP),
-];
+export const SOURCES: readonly SourceDef[] = SOURCE_NAMES.map((name) => ({ name, id: uuidV5(name, SOURCE_NAMESPACE), projectPath: PROJECT_PATH[name] }));
 
 /** The logs.all CTE name of each source. */
 export const CTE_OF_SOURCE: Readonly<Record<string, string>> = {
@@ -49,7 +55,7 @@ export const CTE_OF_SOURCE: Readonly<Record<string, string>> = {
   'storage.logs.prod': 'storage_logs',
   'rest.logs.prod': 'rest_logs',
   'pooler.logs.prod': 'pooler_logs',
-};
+} satisfies Record<SourceName, string>;
 
 /** A source by exact name or by id (UUID, case-insensitive). */
 export function sourceByNameOrId(s: string): SourceDef | undefined {

@@ -2,13 +2,11 @@
 // environment (RINGQL_RETENTION_HOURS, RINGQL_MAX_ROWS_PER_SOURCE, RINGQL_MAX_BYTES_PER_SOURCE).
 
 import { totalmem } from 'node:os';
-import { limitsFromEnv } from '../core/limits.ts';
+import { limitsConfig, storeSettings, type Limits, type StoreSettings } from '../core/config.ts';
 import type { StoreConfig } from './types.ts';
 import { SOURCES, sourceByNameOrId } from './sources.ts';
 import { SourceStore } from './source-store.ts';
 import { DEFAULT_HOT_PATHS } from './hot-paths.ts';
-
-const US_PER_HOUR = 3_600_000_000;
 
 /**
  * Default byte capacity per source: half of the machine's memory shared by the nine sources. Rows
@@ -24,23 +22,17 @@ export function fullStoreBytes(config: StoreConfig): number {
   return config.maxBytes * SOURCES.length * 1.1;
 }
 
-function positiveNumber(env: Record<string, string | undefined>, name: string, fallback: number, integer: boolean): number {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const v = Number(raw.trim());
-  if (!Number.isFinite(v) || v <= 0 || (integer && !Number.isInteger(v))) {
-    throw new Error(`${name}="${raw}" is not a valid value: expected a positive ${integer ? 'integer' : 'number'}`);
-  }
-  return v;
+/** Store settings from the environment (core/config.ts), with the defaults of SPEC §9. Throws on a malformed value. */
+export function defaultStoreConfig(env: Record<string, string | undefined> = process.env): StoreConfig {
+  return storeConfigFrom(storeSettings(env), limitsConfig(env));
 }
 
-/** Store settings from the environment, with the defaults of SPEC §9. Throws on a malformed value. */
-export function defaultStoreConfig(env: Record<string, string | undefined> = process.env): StoreConfig {
-  const limits = limitsFromEnv(env);
+/** The store's configuration from the parsed settings and limits. */
+export function storeConfigFrom(settings: StoreSettings, limits: Limits): StoreConfig {
   return {
-    retentionUs: Math.round(positiveNumber(env, 'RINGQL_RETENTION_HOURS', 192, false) * US_PER_HOUR),
-    maxRows: positiveNumber(env, 'RINGQL_MAX_ROWS_PER_SOURCE', 10_000_000, true),
-    maxBytes: positiveNumber(env, 'RINGQL_MAX_BYTES_PER_SOURCE', defaultBytesPerSource(), true),
+    retentionUs: settings.retentionUs,
+    maxRows: settings.maxRows,
+    maxBytes: settings.maxBytesPerSource ?? defaultBytesPerSource(),
     segmentRows: 4096,
     maxEventDepth: limits.maxEventDepth,
     maxStringBytes: limits.maxFieldBytes,

@@ -20,7 +20,8 @@ function sourceFiles(dir: string): string[] {
 
 /** The layer a path belongs to: the folder under src/, `main` for files directly in src/, or `grammar`. */
 function layerOf(path: string): string | null {
-  const rel = relative(ROOT, path).split(/[\\/]/);
+  let rel = relative(ROOT, path).split(/[\\/]/);
+  if (rel[0] === 'dist') rel = rel.slice(1); // the compiled copy of src/ and grammar/ (the CLI launcher may load it)
   if (rel[0] === 'grammar') return 'grammar';
   if (rel[0] !== 'src') return null;
   return rel.length === 2 ? 'main' : rel[1]!;

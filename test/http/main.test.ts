@@ -86,9 +86,13 @@ describe('main', () => {
     ['RINGQL_ACCESS_TOKENS', 't:admin', /RINGQL_ACCESS_TOKENS: entry 1 has an invalid scope "admin"/],
     ['RINGQL_MAX_BODY_BYTES', '-1', /RINGQL_MAX_BODY_BYTES/],
     ['RINGQL_MAX_URL_BYTES', '1000000', /RINGQL_MAX_URL_BYTES/],
+    // Parsed once at start with the rest (core/config.ts), not when the query service is built.
+    ['RINGQL_QUERY_TIMEOUT_MS', '0', /RINGQL_QUERY_TIMEOUT_MS="0" is not valid: expected a positive integer/],
+    ['RINGQL_WARM_CPU_SHARE', '2', /RINGQL_WARM_CPU_SHARE="2" is not valid: expected a number above 0 and at most 1/],
   ])('refuses %s=%s with a clear error', async (name, value, message) => {
     const p = startMain({ [name]: value });
     expect(await p.exit).toBe(2);
     expect(p.err()).toMatch(message);
+    expect(p.err()).not.toMatch(/\n\s+at /);
   }, 30_000);
 });

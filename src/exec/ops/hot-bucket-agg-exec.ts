@@ -2,6 +2,7 @@
 // COUNTIF(x) over a hot unnest chain, vectorised: per row only the bucket arithmetic and a byte lookup
 // per counter (each counter's argument reads one hot leaf, so it is evaluated once per dictionary value).
 
+import { truncWidthUs } from '../../core/date-parts.ts';
 import type { Accessor } from '../../plan/compile-expr.ts';
 import type { Value } from '../../core/values.ts';
 import { missingColumn, type Operator } from '../operator.ts';
@@ -20,10 +21,6 @@ export interface HotCounter {
 
 const UNKNOWN = 0, YES = 1, NO = 2;
 
-/** Bucket widths of the TIMESTAMP_TRUNC parts that are fixed in UTC. */
-export const FIXED_TRUNC_US: Readonly<Record<string, number>> = {
-  MICROSECOND: 1, MILLISECOND: 1e3, SECOND: 1e6, MINUTE: 6e7, HOUR: 3.6e9, DAY: 8.64e10,
-};
 
 export class HotBucketAggExec implements Operator {
   private done = false;
@@ -56,7 +53,7 @@ export class HotBucketAggExec implements Operator {
     const nc = this.counters.length;
     const groups = this.groups;
     const memos = (this.memos ??= this.counters.map((c) => (c.arg === null ? new Uint8Array(0) : predicateMemo(this.input.leafDict(c.leaf), `${c.kind}:${c.key}`))));
-    const width = FIXED_TRUNC_US[this.unit]!;
+    const width = truncWidthUs(this.unit)!;
     let lastKey = NaN;
     let last: Float64Array | null = null;
     for (let s = this.input.nextSelection(); s !== null; s = this.input.nextSelection()) {

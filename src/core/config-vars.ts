@@ -1,0 +1,55 @@
+// What each environment variable means and defaults to, in README order: the README's configuration
+// table is rendered from this list, and a test fails when src/ reads a variable not listed here.
+
+export interface ConfigVarDoc {
+  /** The variables of one row (two only where they are one setting, as the reference's token pair). */
+  names: readonly string[];
+  /** The default as the README shows it (Markdown). */
+  default: string;
+  /** What it does and accepts (Markdown). */
+  meaning: string;
+}
+
+export const CONFIG_VARS: readonly ConfigVarDoc[] = [
+  { names: ['HOST'], default: '`127.0.0.1`', meaning: 'listen address' },
+  { names: ['PORT'], default: '`4000`', meaning: 'listen port (exclusive; `0` picks a free one)' },
+  { names: ['RINGQL_ACCESS_TOKENS'], default: 'one generated private token', meaning: '`token[:scope+scope],...` with scopes `ingest`, `query`, `private`' },
+  { names: ['LOGFLARE_PRIVATE_ACCESS_TOKEN', 'LOGFLARE_PUBLIC_ACCESS_TOKEN'], default: 'unset', meaning: 'the reference\'s token variables, used only where `RINGQL_ACCESS_TOKENS` is unset (a self-hosted stack\'s configuration works unchanged): the first is a `private` token, the second an `ingest+query` one' },
+  { names: ['RINGQL_DEMO'], default: '`0` (`1` under `npm start`)', meaning: 'load demo data and keep a live trickle' },
+  { names: ['RINGQL_STATE_DIR'], default: '`.state/` in the checkout (git-ignored)', meaning: 'where created endpoints and the write-ahead log are kept' },
+  { names: ['RINGQL_FSYNC'], default: '`interval`', meaning: '`always`: every ingest answer waits for an fsync (shared); `interval`: at most every `RINGQL_FSYNC_MS` (see above for what each survives)' },
+  { names: ['RINGQL_FSYNC_MS'], default: '`100`', meaning: 'fsync interval of the `interval` mode, 1 to 60000' },
+  { names: ['RINGQL_RETENTION_HOURS'], default: '`192`', meaning: 'events older than this (by event time) are evicted' },
+  { names: ['RINGQL_MAX_ROWS_PER_SOURCE'], default: '`10000000`', meaning: 'row capacity per source; the oldest go first' },
+  { names: ['RINGQL_MAX_BYTES_PER_SOURCE'], default: 'half the machine\'s memory ÷ 9', meaning: 'stored-bytes capacity per source (the oldest go first). Rows live outside the V8 heap, so the machine\'s memory is the bound; a capacity whose full store could not fit in it is warned about at start' },
+  { names: ['RINGQL_MAX_BODY_BYTES'], default: '`12582912` (12 MB)', meaning: 'request body limit → 413' },
+  { names: ['RINGQL_MAX_DECOMPRESSED_BYTES'], default: '4 × body limit', meaning: 'gzip output limit → 413 (no gzip bomb)' },
+  { names: ['RINGQL_MAX_URL_BYTES'], default: '`65536` (at most `131072`)', meaning: 'bytes of path plus query string → 414' },
+  { names: ['RINGQL_QUERY_TIMEOUT_MS'], default: '`10000`', meaning: 'time budget per query (planning, folding, every row, the body) → 503 `query_timeout` within one more second' },
+  { names: ['RINGQL_MAX_VALUE_BYTES'], default: '`16777216` (16 MiB)', meaning: 'largest single value a query may make (string bytes, or 8 bytes an array element) → 400 `value_too_large`; one query may make at most 16 such caps of large values in all' },
+  { names: ['RINGQL_MAX_CONCURRENT_QUERIES'], default: 'twice the cores', meaning: 'computed (uncached) queries running at once; more → 503 `overloaded` with `Retry-After` (cache hits are never refused)' },
+  { names: ['RINGQL_WARM_KEYS_PER_ENDPOINT'], default: '`16`', meaning: 'per endpoint and warming sweep, only the most recently used keys are recomputed' },
+  { names: ['RINGQL_WARM_CPU_SHARE'], default: '`0.25`', meaning: 'share of each one-second warming sweep that recomputing may take; the rest waits for the next sweep' },
+  { names: ['RINGQL_QUERY_MAX_ROWS'], default: '`200000000`', meaning: 'rows a query may touch → 503 `query_timeout` (its work budget)' },
+  { names: ['RINGQL_CORS_ORIGIN'], default: '`*`', meaning: '`Access-Control-Allow-Origin`' },
+  { names: ['RINGQL_CACHE_MAX_BYTES'], default: '`268435456`', meaning: 'memory bound of the result cache and the bucket-cache states together (LRU)' },
+  { names: ['RINGQL_MAX_QUERY_LENGTH'], default: '`100000`', meaning: 'characters of a `sql`/`lql` parameter' },
+  { names: ['RINGQL_MAX_QUERY_DEPTH'], default: '`64`', meaning: 'nesting depth of a query' },
+  { names: ['RINGQL_MAX_EVENTS_PER_BATCH'], default: '`10000`', meaning: 'events in one ingest request' },
+  { names: ['RINGQL_MAX_EVENT_DEPTH'], default: '`32`', meaning: 'object/array nesting inside one event' },
+  { names: ['RINGQL_MAX_FIELD_BYTES'], default: '`1048576`', meaning: 'UTF-8 bytes of one string or key inside an event' },
+  { names: ['RINGQL_MAX_CONCURRENT_REQUESTS'], default: '`512`', meaning: 'requests of each kind served at once (the default of the three below); more are shed' },
+  { names: ['RINGQL_MAX_INFLIGHT_INGEST'], default: '`RINGQL_MAX_CONCURRENT_REQUESTS`', meaning: 'ingest requests in progress; more → 503 `overloaded`' },
+  { names: ['RINGQL_MAX_INFLIGHT_QUERY'], default: '`RINGQL_MAX_CONCURRENT_REQUESTS`', meaning: 'endpoint runs in progress; more → 503 `overloaded`' },
+  { names: ['RINGQL_MAX_INFLIGHT_OTHER'], default: '`RINGQL_MAX_CONCURRENT_REQUESTS`', meaning: 'every other request in progress (management, sources, schema); `/health` is never counted nor shed' },
+  { names: ['RINGQL_BODY_TIMEOUT_MS'], default: '`10000`', meaning: 'a request body must have fully arrived this long after its head (time the server\'s event loop was held does not count), else the connection is closed (no answer) and its slot freed' },
+  { names: ['RINGQL_BODY_IDLE_TIMEOUT_MS'], default: '`5000` (or the body timeout, if smaller)', meaning: 'longest pause between two chunks of a body before the connection is closed' },
+  { names: ['UWS_HTTP_MAX_HEADERS_SIZE'], default: '`262144`', meaning: 'set before uWebSockets.js loads, above ringql\'s own URL and header limits so ringql answers 414/431; the build installed here ignores it (see Limits)' },
+  { names: ['RINGQL_MAX_FIELDS_PER_SOURCE'], default: '`10000`', meaning: 'distinct field paths (top-level and nested) one source\'s schema may hold besides the SAMPLE-EVENTS ones (16 to 1,000,000)' },  { names: ['RINGQL_HEAP_MB'], default: '`8192`', meaning: 'read by `npm start` only: the V8 heap limit in MiB (`--max-old-space-size`); a limit, not memory taken at start' },
+];
+
+/** The README's configuration table (header, rule and one line per row). */
+export function configTable(): string {
+  const rows = CONFIG_VARS.map((v) => `| ${v.names.map((n) => `\`${n}\``).join(', ')} | ${v.default} | ${v.meaning} |`);
+  return ['| variable | default | meaning |', '|---|---|---|', ...rows].join('\n');
+}
