@@ -14,6 +14,7 @@ import { tokensFromEnv, type TokenSet } from './http/auth.ts';
 import { startServer } from './http/server.ts';
 import { httpLimitsFromEnv, type HttpLimits } from './http/http-limits.ts';
 import { limitsFromEnv, type Limits } from './core/limits.ts';
+import { metricsPublicFromEnv } from './core/metrics-public.ts';
 
 const MIB = 1024 * 1024;
 const EVICT_EVERY_MS = 60_000;
@@ -31,6 +32,7 @@ interface Config {
   limits: Limits;
   http: HttpLimits;
   durability: DurabilityConfig;
+  metricsPublic: boolean;
   /** `--discard-corrupt`: set damaged write-ahead log files aside instead of refusing to start. */
   discardCorrupt: boolean;
 }
@@ -55,6 +57,7 @@ function readConfig(env: Env): Config {
     limits,
     http: httpLimitsFromEnv(env, limits.maxConcurrentRequests),
     durability: durabilityFromEnv(env),
+    metricsPublic: metricsPublicFromEnv(env),
     discardCorrupt: process.argv.includes('--discard-corrupt'),
   };
 }
@@ -193,11 +196,12 @@ async function main(): Promise<void> {
     inflight: cfg.http.inflight,
     bodyTimeoutMs: cfg.http.bodyTimeoutMs,
     bodyIdleTimeoutMs: cfg.http.bodyIdleTimeoutMs,
+    metricsPublic: cfg.metricsPublic,
     log,
   });
   const hostInUrl = cfg.host.includes(':') ? `[${cfg.host}]` : cfg.host;
   const base = `http://${hostInUrl}:${server.port}`;
-  const out: string[] = [`ringql listening on ${base}`];
+  const out: string[] = [`ringql listening on ${base}`, `page: ${base}/`];
   if (cfg.tokens.generated) out.push(`token: ${cfg.tokens.generated}`);
   const stopTrickle = cfg.demo ? await startTrickle(service, log) : () => {};
   if (cfg.demo) out.push(...curlExamples(base));
