@@ -3,6 +3,7 @@
 import { addEndpointRoutes } from './routes-endpoints.ts';
 import { addIngestRoutes } from './routes-ingest.ts';
 import { addMetricsRoute } from './routes-metrics.ts';
+import { addOpenApiRoute } from './routes-openapi.ts';
 import { addRunRoutes } from './routes-run.ts';
 import { addHealthRoute, addSourceRoutes } from './routes-sources.ts';
 import type { Route } from './route.ts';
@@ -16,5 +17,6 @@ export function buildRouter(startedAtMs: number, metricsPublic = false): Router<
   addSourceRoutes(router);
   addHealthRoute(router, startedAtMs);
   addMetricsRoute(router, metricsPublic);
+  addOpenApiRoute(router);
   return router;
 }
