@@ -165,11 +165,12 @@ async function main(): Promise<void> {
     inflight: cfg.http.inflight,
     bodyTimeoutMs: cfg.http.bodyTimeoutMs,
     bodyIdleTimeoutMs: cfg.http.bodyIdleTimeoutMs,
+    metricsPublic: cfg.server.metricsPublic,
     log,
   });
   const hostInUrl = cfg.server.host.includes(':') ? `[${cfg.server.host}]` : cfg.server.host;
   const base = `http://${hostInUrl}:${server.port}`;
-  const out: string[] = [`ringql listening on ${base}`];
+  const out: string[] = [`ringql listening on ${base}`, `page: ${base}/`];
   if (cfg.tokenSet.generated) out.push(`token: ${cfg.tokenSet.generated}`);
   const stopTrickle = cfg.server.demo ? await startTrickle(service, log) : () => {};
   if (cfg.server.demo) out.push(...curlExamples(base));

@@ -32,6 +32,7 @@ export const CONFIG_VARS: readonly ConfigVarDoc[] = [
   { names: ['RINGQL_WARM_CPU_SHARE'], default: '`0.25`', meaning: 'share of each one-second warming sweep that recomputing may take; the rest waits for the next sweep' },
   { names: ['RINGQL_QUERY_MAX_ROWS'], default: '`200000000`', meaning: 'rows a query may touch → 503 `query_timeout` (its work budget)' },
   { names: ['RINGQL_CORS_ORIGIN'], default: '`*`', meaning: '`Access-Control-Allow-Origin`' },
+  { names: ['RINGQL_METRICS_PUBLIC'], default: '`0`', meaning: '`1` serves `GET /metrics` without a token (to a scraper on a private network); `0` asks for a token of any scope' },
   { names: ['RINGQL_CACHE_MAX_BYTES'], default: '`268435456`', meaning: 'memory bound of the result cache and the bucket-cache states together (LRU)' },
   { names: ['RINGQL_MAX_QUERY_LENGTH'], default: '`100000`', meaning: 'characters of a `sql`/`lql` parameter' },
   { names: ['RINGQL_MAX_QUERY_DEPTH'], default: '`64`', meaning: 'nesting depth of a query' },

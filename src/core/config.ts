@@ -32,6 +32,8 @@ export interface ServerConfig {
   corsOrigin: string;
   maxBodyBytes: number;
   maxDecompressedBytes: number;
+  /** RINGQL_METRICS_PUBLIC: GET /metrics without a token. */
+  metricsPublic: boolean;
 }
 
 /** The request and data limits that are not HTTP framing (core/limits.ts names them). */
@@ -150,6 +152,7 @@ export function serverConfig(env: Env): ServerConfig {
     corsOrigin: lineVar(env, 'RINGQL_CORS_ORIGIN', '*'),
     maxBodyBytes,
     maxDecompressedBytes: intVar(env, 'RINGQL_MAX_DECOMPRESSED_BYTES', Math.min(4 * maxBodyBytes, INT32_MAX), 1, INT32_MAX),
+    metricsPublic: flagVar(env, 'RINGQL_METRICS_PUBLIC', false),
   };
 }
 

@@ -81,6 +81,8 @@ export interface RunResponse {
    * it to its effective flag, so the HTTP layer need not scan an already redacted body again.
    */
   redacted?: boolean;
+  /** The endpoint's name (however the request named it), for per-endpoint metrics. */
+  endpoint?: string;
 }
 
 export interface SourceInfo {
@@ -95,6 +97,20 @@ export interface SourceInfo {
 export interface IngestResponse {
   stored: number;
   dropped: number;
+  /** The source's name (however the request named it), for per-source metrics. */
+  source?: string;
+}
+
+/** Figures read when /metrics is scraped (never on a request's path). */
+export interface ServiceFigures {
+  sources: { name: string; rows: number; bytes: number; evicted: number; dropped: number }[];
+  cache: {
+    entries: number; bytes: number; computations: number; hits: number; bucket_hits: number;
+    bucket_states: number; bucket_bytes: number; warm_runs: number; warm_skipped: number;
+  };
+  queries: { running: number; max: number; refused: number };
+  /** Null without a write-ahead log (CLI, tests). */
+  wal: { files: number; bytes: number; fsyncs: number; write_errors: number } | null;
 }
 
 /** Errors are thrown as RingqlError (src/core/errors.ts); anything else is a bug (500). */
@@ -114,4 +130,6 @@ export interface QueryService {
   schema(sourceNameOrId: string): SchemaField[];
   /** Rows held per source and memory, for /health. */
   health(): Record<string, unknown>;
+  /** Store, cache and log figures for /metrics; absent in fakes that have none. */
+  figures?(): ServiceFigures;
 }

@@ -22,7 +22,7 @@ import { encodeBatch, stampBatch } from '../durable/batch-record.ts';
 import { limitsFromEnv, type Limits } from '../core/limits.ts';
 import { budgetSettings } from '../core/config.ts';
 import type {
-  EndpointInfo, EndpointInput, IngestResponse, QueryService, RunRequest, RunResponse, SourceInfo,
+  EndpointInfo, EndpointInput, IngestResponse, QueryService, RunRequest, RunResponse, ServiceFigures, SourceInfo,
 } from './service-types.ts';
 import type { SchemaField } from '../store/types.ts';
 import type { SourceStore } from '../store/source-store.ts';
@@ -133,6 +133,7 @@ export class EngineService implements QueryService {
     const redact = prep.def.redact_pii || req.redactHeader;
     const r = await this.cache.run(prep, resolved, redact, { catalog: this.catalog, budget: this.budget, gate: this.gate });
     r.redacted = redact;
+    r.endpoint = prep.def.name;
     if (resolved.format) r.format = resolved.format;
     return r;
   }
@@ -153,7 +154,7 @@ export class EngineService implements QueryService {
     const stamped = stampBatch(events, nowUs);
     const r = s.ingest(stamped, nowUs, (maxTs) => wal.appendSync(RECORD_BATCH, encodeBatch(s.def.name, stamped), maxTs));
     this.cache.onIngest(s.def.name);
-    const out = { stored: r.stored, dropped: r.dropped };
+    const out = { stored: r.stored, dropped: r.dropped, source: s.def.name };
     return wal.durable().then(() => out);
   }
 
@@ -162,7 +163,7 @@ export class EngineService implements QueryService {
     const s = this.checkBatch(source, events);
     const r = s.ingest(events, this.now());
     this.cache.onIngest(s.def.name);
-    return { stored: r.stored, dropped: r.dropped };
+    return { stored: r.stored, dropped: r.dropped, source: s.def.name };
   }
 
   private checkBatch(source: string, events: unknown[]): SourceStore {
@@ -263,6 +264,18 @@ export class EngineService implements QueryService {
         wal: this.wal.stats(),
         recovery: this.recovery && { ms: Math.round(this.recovery.ms), records: this.recovery.records, events: this.recovery.events, bytes: this.recovery.bytes, torn_tails: this.recovery.tornTails, set_aside: this.recovery.setAside },
       } : null,
+    };
+  }
+
+  figures(): ServiceFigures {
+    const sources = this.opts.store.sources().map((s) => {
+      const st = s.stats();
+      return { name: s.def.name, rows: st.rows, bytes: st.bytes, evicted: st.evicted, dropped: st.dropped };
+    });
+    const w = this.wal?.stats();
+    return {
+      sources, cache: this.cache.stats(), queries: this.gate.stats(),
+      wal: w ? { files: w.files, bytes: w.bytes, fsyncs: w.fsyncs, write_errors: w.write_errors } : null,
     };
   }
 

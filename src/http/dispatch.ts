@@ -14,9 +14,11 @@ import { parseFormQuery } from './form-params.ts';
 import type { Reply } from './reply.ts';
 import type { Route, RouteContext } from './route.ts';
 import type { Router } from './router.ts';
+import type { ServerMetrics } from './metrics/server-metrics.ts';
 
 export interface DispatchConfig {
   service: QueryService;
+  metrics: ServerMetrics;
   tokens: TokenSet;
   router: Router<Route>;
   maxBodyBytes: number;
@@ -53,7 +55,7 @@ export function dispatch(ex: Exchange, cfg: DispatchConfig): Promise<Reply> {
   const kind = m.route.kind ?? 'other';
   if (kind !== 'unlimited') ex.takeSlot(cfg.admission, kind);
   const ctx: RouteContext = {
-    info, params: m.params, query, body: null, service: cfg.service,
+    info, params: m.params, query, body: null, service: cfg.service, metrics: cfg.metrics,
     markRedacted: () => {
       ex.redacted = true;
     },

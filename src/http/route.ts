@@ -6,6 +6,7 @@ import type { Access } from './auth.ts';
 import type { RequestKind } from './http-limits.ts';
 import type { Reply } from './reply.ts';
 import type { RequestInfo } from './request-info.ts';
+import type { ServerMetrics } from './metrics/server-metrics.ts';
 
 export interface RouteContext {
   info: RequestInfo;
@@ -16,6 +17,8 @@ export interface RouteContext {
   /** The decoded (inflated) body when the route reads one, else null. */
   body: Buffer | null;
   service: QueryService;
+  /** This server's metrics: handlers record what they did (GET /metrics). */
+  metrics: ServerMetrics;
   /** Turns redaction on for everything this request sends back (body strings and headers, errors included). */
   markRedacted(): void;
 }

@@ -22,6 +22,7 @@ async function ingest(ctx: RouteContext): Promise<Reply> {
   const events = parseEventsBody(ctx.body ?? Buffer.alloc(0), ctx.info.contentType);
   // Awaited so a service whose ingest becomes asynchronous still answers only once events are visible.
   const r = await ctx.service.ingest(source, events);
+  ctx.metrics.ingested(r.source ?? source, r.stored, ctx.body?.length ?? 0);
   const body: { message: string; dropped?: number } = { message: 'Logged!' };
   if (r.dropped > 0) body.dropped = r.dropped;
   return { status: 200, body: JSON.stringify(body) };

@@ -30,6 +30,7 @@ function runLegacyByName(ctx: RouteContext): Promise<Reply> {
 }
 
 async function runEndpoint(ctx: RouteContext): Promise<Reply> {
+  const started = performance.now();
   const endpoint = ctx.params.idOrName!;
   const redactHeader = ctx.info.redactHeader;
   // Before anything can fail: an error of this request (a CAST quoting a row) is redacted too.
@@ -39,6 +40,7 @@ async function runEndpoint(ctx: RouteContext): Promise<Reply> {
   const r = await ctx.service.run(accepted === 'json' ? { endpoint, params, redactHeader } : { endpoint, params, redactHeader, accepted });
   const reply: Reply = { status: 200, body: r.body, headers: runHeaders(r), bodyRedacted: r.redacted === true };
   if (r.format && r.format !== 'json') reply.contentType = CONTENT_TYPES[r.format];
+  ctx.metrics.answered(r.endpoint ?? endpoint, r.cache === 'MISS' ? 'miss' : (r.cacheKind ?? 'result'), (performance.now() - started) / 1000);
   return reply;
 }
 

@@ -14,6 +14,8 @@ import type { Reply } from './reply.ts';
 import { copyRequest } from './request-info.ts';
 import { buildRouter } from './routes.ts';
 import { loadUws } from './uws.ts';
+import { recordFailure } from './metrics/record-failure.ts';
+import { ServerMetrics } from './metrics/server-metrics.ts';
 
 export { assertNativeUws } from './uws.ts';
 
@@ -35,6 +37,8 @@ export interface ServerOptions {
   /** ...with no pause between chunks longer than this (default 5 000); else the connection is closed. */
   bodyIdleTimeoutMs?: number;
   log?: (line: string) => void;
+  /** GET /metrics without a token (RINGQL_METRICS_PUBLIC=1); default false. */
+  metricsPublic?: boolean;
   /** How long close() waits for in-flight requests before cutting them (default 10 s). */
   drainTimeoutMs?: number;
 }
@@ -51,8 +55,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const perKind = opts.maxConcurrentRequests ?? 512;
   const cfg: DispatchConfig = {
     service: opts.service,
+    metrics: new ServerMetrics(),
     tokens: opts.tokens,
-    router: buildRouter(Date.now()),
+    router: buildRouter(Date.now(), opts.metricsPublic ?? false),
     maxBodyBytes: opts.maxBodyBytes,
     maxUrlBytes: opts.maxUrlBytes,
     maxDecompressedBytes: opts.maxDecompressedBytes,
@@ -83,7 +88,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       .then(
         (reply) => ex.send(reply, closing),
         (err: unknown) => {
-          if (!(err instanceof ClientAborted)) ex.send(errorReply(err, log, `${ex.info.method} ${ex.info.path}`), closing);
+          if (err instanceof ClientAborted) return;
+          recordFailure(cfg.metrics, cfg.service, ex.info.method, ex.info.path, err);
+          ex.send(errorReply(err, log, `${ex.info.method} ${ex.info.path}`), closing);
         },
       )
       .catch((err: unknown) => log(`ringql: failed to write a response: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));

@@ -40,7 +40,11 @@ describe('main', () => {
       await waitFor(p, () => /token: \S+\n/.test(p.out()), 20_000);
       const base = /ringql listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(p.out())![1]!;
       const token = /token: (\S+)/.exec(p.out())![1]!;
+      // The page's address (issue 19 item 6), on a line of its own.
+      expect(p.out()).toContain(`\npage: ${base}/\n`);
       expect((await fetch(`${base}/health`)).status).toBe(200);
+      expect((await fetch(`${base}/metrics`)).status).toBe(401);
+      expect((await fetch(`${base}/metrics`, { headers: { Authorization: `Bearer ${token}` } })).status).toBe(200);
       expect((await fetch(`${base}/api/sources`)).status).toBe(401);
       expect((await fetch(`${base}/api/sources`, { headers: { Authorization: `Bearer ${token}` } })).status).toBe(200);
       p.child.kill('SIGTERM');
