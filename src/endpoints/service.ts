@@ -12,6 +12,7 @@ import { DEFAULT_BUDGET } from '../exec/context.ts';
 import { applyInput, isUuid, type EndpointDef } from './definition.ts';
 import { loadEndpoint, prepareEndpoint, type PreparedEndpoint } from './prepare.ts';
 import { resolveRequest } from './execute.ts';
+import { openLiveFeed } from './live-feed.ts';
 import { catalogFromStore } from './store-catalog.ts';
 import { deleteStored, loadBuiltins, loadStored, removeTempFiles, saveStored, type StoredFile } from './endpoint-files.ts';
 import { ResultCache, type CacheConfig } from '../cache/result-cache.ts';
@@ -23,7 +24,7 @@ import { encodeBatch, stampBatch } from '../durable/batch-record.ts';
 import { DEFAULT_METER_LIMITS } from '../core/work-meter.ts';
 import { limitsFromEnv, type Limits } from '../core/limits.ts';
 import type {
-  EndpointInfo, EndpointInput, IngestResponse, QueryService, RunRequest, RunResponse, SourceInfo,
+  EndpointInfo, EndpointInput, IngestResponse, LiveFeed, QueryService, RunRequest, RunResponse, SourceInfo,
 } from './service-types.ts';
 import type { SchemaField } from '../store/types.ts';
 import type { SourceStore } from '../store/source-store.ts';
@@ -136,6 +137,13 @@ export class EngineService implements QueryService {
     r.redacted = redact;
     if (resolved.format) r.format = resolved.format;
     return r;
+  }
+
+  subscribe(req: RunRequest): LiveFeed {
+    const prep = this.resolve(req.endpoint);
+    const resolved = resolveRequest(prep, req.params, this.limits, 'json');
+    const deps = { catalog: this.catalog, budget: this.budget, gate: this.gate, now: this.now, run: (r: RunRequest) => this.run(r) };
+    return openLiveFeed(deps, prep, resolved, { endpoint: prep.def.id, params: req.params, redactHeader: req.redactHeader });
   }
 
   endpointRedacts(idOrName: string): boolean {
