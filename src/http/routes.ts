@@ -2,6 +2,8 @@
 
 import { addEndpointRoutes } from './routes-endpoints.ts';
 import { addIngestRoutes } from './routes-ingest.ts';
+import { pageFiles } from './page-files.ts';
+import { addPageRoutes } from './routes-page.ts';
 import { addRunRoutes } from './routes-run.ts';
 import { addHealthRoute, addSourceRoutes } from './routes-sources.ts';
 import type { Route } from './route.ts';
@@ -14,5 +16,6 @@ export function buildRouter(startedAtMs: number): Router<Route> {
   addEndpointRoutes(router);
   addSourceRoutes(router);
   addHealthRoute(router, startedAtMs);
+  addPageRoutes(router, pageFiles());
   return router;
 }
