@@ -18,6 +18,11 @@ export function bucketColumns(rows) {
   return cols;
 }
 
+/** One bucket alone would give the x axis a zero span (uPlot then spans years): show an hour around it. */
+function padSingle(_u, min, max) {
+  return min === max ? [min - 1800, max + 1800] : [min, max];
+}
+
 export class BucketChart {
   constructor(container) {
     this.container = container;
@@ -35,7 +40,7 @@ export class BucketChart {
     const data = [sorted.map((r) => timeMs(r.timestamp) / 1000), ...cols.map((c) => sorted.map((r) => r[c]))];
     const width = Math.max(320, Math.min(1000, this.container.parentElement.clientWidth - 20));
     const series = [{}, ...cols.map((c, i) => ({ label: c, stroke: COLORS[i % COLORS.length], width: 2, points: { show: sorted.length < 60 } }))];
-    this.plot = new uPlot({ width, height: 280, series, scales: { x: { time: true } }, axes: [{}, {}] }, data, this.container);
+    this.plot = new uPlot({ width, height: 280, series, scales: { x: { time: true, range: padSingle } }, axes: [{}, {}] }, data, this.container);
     this.container.setAttribute('aria-label', `Chart of ${cols.join(', ')} over ${sorted.length} time buckets`);
     return true;
   }

@@ -35,6 +35,7 @@ export class ResultsTable {
     this.container = container;
     this.cols = [];
     this.tbody = null;
+    this.caption = null;
   }
 
   show(rows, caption) {
@@ -44,7 +45,8 @@ export class ResultsTable {
     if (!sorted.length) { this.container.append(el('p', { textContent: 'No rows.' })); return; }
     this.tbody = el('tbody', {}, ...sorted.map((r) => rowEl(this.cols, r, false)));
     const head = el('thead', {}, el('tr', {}, ...this.cols.map((c) => el('th', { scope: 'col', textContent: c }))));
-    this.container.append(el('table', {}, el('caption', { className: 'muted', textContent: caption }), head, this.tbody));
+    this.caption = el('caption', { className: 'muted', textContent: caption });
+    this.container.append(el('table', {}, this.caption, head, this.tbody));
   }
 
   /** Rows a live subscription appended: on top, marked as new. */
@@ -53,5 +55,6 @@ export class ResultsTable {
     const sorted = newestFirst(rows);
     for (const old of this.tbody.querySelectorAll('tr.fresh')) old.className = '';
     this.tbody.prepend(...sorted.map((r) => rowEl(this.cols, r, true)));
+    this.caption.textContent = `${this.tbody.rows.length} rows (${sorted.length} new, highlighted)`;
   }
 }
