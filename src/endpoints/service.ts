@@ -142,6 +142,7 @@ export class EngineService implements QueryService {
   subscribe(req: RunRequest): LiveFeed {
     const prep = this.resolve(req.endpoint);
     const resolved = resolveRequest(prep, req.params, this.limits, 'json');
+    if (resolved.format) throw new RingqlError('invalid_parameter', 'Live subscriptions send JSON messages only: drop the format parameter', { param: 'format', allowed: ['json'] });
     const deps = { catalog: this.catalog, budget: this.budget, gate: this.gate, now: this.now, run: (r: RunRequest) => this.run(r) };
     return openLiveFeed(deps, prep, resolved, { endpoint: prep.def.id, params: req.params, redactHeader: req.redactHeader });
   }
