@@ -45,11 +45,12 @@ const shot = (name: string) => page.screenshot({ path: new URL(`page-${name}.png
 async function openEndpoint(name: string): Promise<void> {
   const [button] = await page.$$(`xpath/.//nav//button[text()="${name}"]`);
   await button!.click();
-  await page.waitForFunction((t) => document.getElementById('endpoint-title')?.textContent === t, {}, name);
+  // Browser-side code as text: the test's TypeScript program has no DOM types.
+  await page.waitForFunction(`document.getElementById('endpoint-title')?.textContent === ${JSON.stringify(name)}`);
 }
 
 async function fill(selector: string, value: string): Promise<void> {
-  await page.$eval(selector, (e, v) => { (e as HTMLInputElement).value = v; }, value);
+  await page.$eval(selector, (e, v) => { (e as unknown as { value: string }).value = v; }, value);
 }
 
 describe.skipIf(!chromium)('the page in headless Chromium', () => {
@@ -77,7 +78,7 @@ describe.skipIf(!chromium)('the page in headless Chromium', () => {
 
   it('asks for a token, keeps it out of the URL, and lists the endpoints', async () => {
     await page.goto(`${server.url}/`, { waitUntil: 'load' });
-    const paint = await page.evaluate(() => performance.getEntriesByType('paint').map((e) => [e.name, Math.round(e.startTime)]));
+    const paint = await page.evaluate(`performance.getEntriesByType('paint').map((e) => [e.name, Math.round(e.startTime)])`);
     process.stderr.write(`page test: paint timings (ms) ${JSON.stringify(paint)}\n`);
     await page.type('#token', TOKENS.priv);
     await page.keyboard.press('Enter');
@@ -85,7 +86,7 @@ describe.skipIf(!chromium)('the page in headless Chromium', () => {
     const names = await page.$$eval('nav button.link', (bs) => bs.map((b) => b.textContent));
     expect(names).toEqual(expect.arrayContaining(['logs.all', 'usage.api-counts']));
     expect(page.url()).not.toContain(TOKENS.priv);
-    expect(await page.evaluate(() => sessionStorage.getItem('ringql.token'))).toBe(TOKENS.priv);
+    expect(await page.evaluate(`sessionStorage.getItem('ringql.token')`)).toBe(TOKENS.priv);
     await shot('endpoints');
   });
 
@@ -104,7 +105,7 @@ describe.skipIf(!chromium)('the page in headless Chromium', () => {
 
   it('shows live rows when the live toggle is on', async () => {
     await page.click('#live');
-    await page.waitForFunction(() => document.getElementById('status')?.textContent?.startsWith('Live:'));
+    await page.waitForFunction(`document.getElementById('status')?.textContent?.startsWith('Live:')`);
     const fresh = edgeEvent('alpha', '/realtime/v1/websocket', 0);
     await ingest([fresh]);
     await page.waitForSelector('#results tbody tr.fresh', { timeout: 5000 });
@@ -131,7 +132,7 @@ describe.skipIf(!chromium)('the page in headless Chromium', () => {
     await fill('#sql', 'select id\nfrom edge_logs\nwhere )');
     await page.click('#run');
     await page.waitForSelector('#sql-error .sql-mark mark');
-    const mark = await page.$eval('#sql-error .sql-mark', (m) => ({ line: (m as HTMLElement).dataset.line, column: (m as HTMLElement).dataset.column, marked: m.querySelector('mark')?.textContent }));
+    const mark = await page.evaluate(`(() => { const m = document.querySelector('#sql-error .sql-mark'); return { line: m.dataset.line, column: m.dataset.column, marked: m.querySelector('mark').textContent }; })()`);
     expect(mark).toEqual({ line: '3', column: '7', marked: ')' });
     expect(await page.$eval('#sql', (t) => t.getAttribute('aria-invalid'))).toBe('true');
     await shot('sandbox-error');
