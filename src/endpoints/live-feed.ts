@@ -70,14 +70,43 @@ function scansOf(p: Plan, out: ScanPlan[] = []): ScanPlan[] {
   return out;
 }
 
+const REPLAN_MS = 10_000;
+
+/** An appendable plan whose answer does not depend on CURRENT_TIMESTAMP (no clock-marked constant or scan bound). */
+function clockFree(p: Plan): boolean {
+  const noClock = (e: Parameters<typeof someNode>[0]): boolean => !someNode(e, (x) => x.k === 'const' && x.clock !== undefined);
+  switch (p.k) {
+    case 'scan': return p.minTsClock === undefined && p.maxTsClock === undefined;
+    case 'values': return p.rows.every((r) => r.every(noClock));
+    case 'filter': return noClock(p.pred) && clockFree(p.input);
+    case 'project': return p.exprs.every(noClock) && clockFree(p.input);
+    case 'unnest': return noClock(p.array) && clockFree(p.input);
+    case 'sort': return p.keys.every((k) => noClock(k.expr)) && clockFree(p.input);
+    case 'limit': return clockFree(p.input);
+    case 'setop': return p.inputs.every(clockFree);
+    default: return false;
+  }
+}
+
 const digest = (body: Buffer): string => createHash('sha1').update(body).digest('base64');
 
 /** Runs `work` in a query slot; null when every slot is taken (the feed tries again next interval). */
-async function inSlot<T>(gate: QueryGate, work: () => T | Promise<T>): Promise<T | null> {
+async function inSlot<T>(gate: QueryGate, work: () => Promise<T>): Promise<T | null> {
   const release = gate.tryEnter();
   if (!release) return null;
   try {
     return await work();
+  } finally {
+    release();
+  }
+}
+
+/** The same for synchronous work: the slot is released before returning, so a burst of steps never fills the gate. */
+function inSlotSync<T>(gate: QueryGate, work: () => T): T | null {
+  const release = gate.tryEnter();
+  if (!release) return null;
+  try {
+    return work();
   } finally {
     release();
   }
@@ -115,6 +144,8 @@ class RowFeed implements LiveFeed {
   readonly mode: LiveMode = 'rows';
   private seqs = new Map<string, number>();
   private sources: SourceHandle[] = [];
+  /** A plan that does not read the clock, kept for REPLAN_MS: planning logs.all costs more than its new rows. */
+  private kept: { plan: Plan; at: number } | null = null;
   constructor(private readonly deps: LiveDeps, private readonly prep: PreparedEndpoint, private readonly req: ResolvedRequest, readonly redacted: boolean) {}
 
   /** Each source's newest sequence number, read just before a synchronous run so none slips between. */
@@ -124,10 +155,19 @@ class RowFeed implements LiveFeed {
     return m;
   }
 
+  /** The plan at this moment: planned anew when it reads the clock, else reused for a while (the schema may grow). */
+  private plan(): Plan {
+    const now = performance.now();
+    if (this.kept && now - this.kept.at < REPLAN_MS) return this.kept.plan;
+    const plan = planRequest(this.prep, this.req, this.deps.catalog, this.deps.now());
+    this.kept = clockFree(plan) ? { plan, at: now } : null;
+    return plan;
+  }
+
   async first(): Promise<Buffer> {
     const release = this.deps.gate.enter();
     try {
-      const plan = planRequest(this.prep, this.req, this.deps.catalog, this.deps.now());
+      const plan = this.plan();
       this.seqs = this.currentSeqs(plan);
       this.sources = [...new Set(scansOf(plan).map((s) => s.source))];
       return executePlan(plan, this.prep, this.redacted, this.deps.budget, 0).body;
@@ -144,8 +184,8 @@ class RowFeed implements LiveFeed {
 
   async next(): Promise<Buffer | null> {
     if (!this.changed()) return null;
-    const body = await inSlot(this.deps.gate, () => {
-      const plan = planRequest(this.prep, this.req, this.deps.catalog, this.deps.now());
+    const body = inSlotSync(this.deps.gate, () => {
+      const plan = this.plan();
       const now = this.currentSeqs(plan);
       const fresh = afterSeqs(plan, this.seqs);
       this.seqs = now;

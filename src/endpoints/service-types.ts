@@ -119,6 +119,8 @@ export interface QueryService {
   endpointRedacts(idOrName: string): boolean;
   /** Opens a live feed: the endpoint and parameters are checked and the query planned now (errors are thrown). */
   subscribe(req: RunRequest): LiveFeed;
+  /** Calls `listener` after each stored batch (source name), so live feeds can answer at once; returns the unsubscribe. */
+  onIngest(listener: (source: string) => void): () => void;
   /** Source by name or UUID; all-or-nothing; resolves once the events are visible to queries. */
   /** Resolves (or returns) once the events are stored, visible and, with a write-ahead log, durable. */
   ingest(source: string, events: unknown[]): IngestResponse | Promise<IngestResponse>;

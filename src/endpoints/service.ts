@@ -61,6 +61,7 @@ export class EngineService implements QueryService {
   private wal: Wal | null = null;
   private recovery: RecoveryReport | null = null;
   private readonly started = Date.now();
+  private readonly ingestListeners = new Set<(source: string) => void>();
 
   constructor(private readonly opts: ServiceOptions) {
     this.catalog = catalogFromStore(opts.store);
@@ -147,6 +148,16 @@ export class EngineService implements QueryService {
     return openLiveFeed(deps, prep, resolved, { endpoint: prep.def.id, params: req.params, redactHeader: req.redactHeader });
   }
 
+  onIngest(listener: (source: string) => void): () => void {
+    this.ingestListeners.add(listener);
+    return () => void this.ingestListeners.delete(listener);
+  }
+
+  private ingested(source: string): void {
+    this.cache.onIngest(source);
+    for (const l of this.ingestListeners) l(source);
+  }
+
   endpointRedacts(idOrName: string): boolean {
     const id = isUuid(idOrName) ? idOrName.toLowerCase() : this.byName.get(idOrName.toLowerCase());
     return id ? (this.byId.get(id)?.def.redact_pii ?? false) : false;
@@ -162,7 +173,7 @@ export class EngineService implements QueryService {
     // order); acknowledged once durable as RINGQL_FSYNC asks.
     const stamped = stampBatch(events, nowUs);
     const r = s.ingest(stamped, nowUs, (maxTs) => wal.appendSync(RECORD_BATCH, encodeBatch(s.def.name, stamped), maxTs));
-    this.cache.onIngest(s.def.name);
+    this.ingested(s.def.name);
     const out = { stored: r.stored, dropped: r.dropped };
     return wal.durable().then(() => out);
   }
@@ -171,7 +182,7 @@ export class EngineService implements QueryService {
   ingestVolatile(source: string, events: unknown[]): IngestResponse {
     const s = this.checkBatch(source, events);
     const r = s.ingest(events, this.now());
-    this.cache.onIngest(s.def.name);
+    this.ingested(s.def.name);
     return { stored: r.stored, dropped: r.dropped };
   }
 

@@ -64,6 +64,21 @@ describe('row endpoint (logs.all)', () => {
   });
 });
 
+describe('push after ingest', () => {
+  it('an update follows its ingest at once when the interval since the last message has passed, not at the next tick', async () => {
+    const ws = await open(`/api/endpoints/live/logs.all?project=delta&interval_ms=2000&api_key=${TOKENS.query}`);
+    expect((await next(ws)).result).toEqual([]);
+    // Just past one interval: the timer's step has run (and found nothing); the next tick is ~1.9 s away.
+    await new Promise((r) => setTimeout(r, 2100));
+    const e = edgeEvent('delta', '/rest/v1/now');
+    const t0 = Date.now();
+    await ingest([e]);
+    expect((await next(ws, 1000)).append!.map((r) => r.id)).toEqual([e.id]);
+    expect(Date.now() - t0).toBeLessThan(1000);
+    ws.close();
+  });
+});
+
 describe('time-bucket endpoint (usage.api-counts)', () => {
   it('sends the changed buckets within 2 s of an ingest (default interval)', async () => {
     const ws = await open(`/api/endpoints/live/usage.api-counts?interval=hourly&project=alpha&api_key=${TOKENS.query}`);

@@ -39,6 +39,15 @@ interface Sub {
   timer: NodeJS.Timeout | null;
   /** Errors are redacted when the endpoint or the request asks for redaction. */
   redact: boolean;
+  /** Set once the first message went out; then `timer` is the next update's. */
+  feed: LiveFeed | null;
+  every: number;
+  /** performance.now() when the last update step began, and when the last one that sent a message began. */
+  lastStep: number;
+  lastSentStep: number;
+  stepping: boolean;
+  /** performance.now() when `timer` fires. */
+  due: number;
 }
 
 export interface LiveHubOptions {
@@ -49,11 +58,20 @@ export interface LiveHubOptions {
   log: (line: string) => void;
 }
 
+/** Least time between two ingest-triggered steps of one subscription: a quarter interval, at least 100 ms. */
+function nudgeGap(every: number): number {
+  return Math.min(every, Math.max(100, every / 4));
+}
+
 export class LiveHub {
   private readonly subs = new Set<Sub>();
   private readonly perToken = new Map<string, number>();
+  private readonly unlisten: () => void;
+  private nudgeQueued = false;
 
-  constructor(private readonly opts: LiveHubOptions) {}
+  constructor(private readonly opts: LiveHubOptions) {
+    this.unlisten = opts.service.onIngest(() => this.nudge());
+  }
 
   get size(): number {
     return this.subs.size;
@@ -61,7 +79,7 @@ export class LiveHub {
 
   /** A socket opened: starts at once when the URL or headers carry a token, else waits for the first message. */
   open(socket: LiveSocket, info: LiveRequestInfo): Sub {
-    const sub: Sub = { socket, info, closed: false, tokenKey: null, timer: null, redact: info.redactHeader };
+    const sub: Sub = { socket, info, closed: false, tokenKey: null, timer: null, redact: info.redactHeader, feed: null, every: 0, lastStep: 0, lastSentStep: 0, stepping: false, due: 0 };
     this.subs.add(sub);
     try {
       if (info.urlBytes > this.opts.maxUrlBytes) throw new RingqlError('uri_too_long', `The URL is longer than the ${this.opts.maxUrlBytes}-byte limit`, { limit: this.opts.maxUrlBytes });
@@ -111,6 +129,7 @@ export class LiveHub {
 
   /** Server shutdown: every subscription is closed with 1001. */
   closeAll(): void {
+    this.unlisten();
     for (const sub of [...this.subs]) {
       sub.socket.end(CLOSE_GOING_AWAY, 'server shutting down');
       this.closed(sub);
@@ -131,31 +150,68 @@ export class LiveHub {
       const every = intervalMs(query.get('interval_ms'));
       const feed = this.opts.service.subscribe({ endpoint: sub.info.endpoint, params: query, redactHeader: sub.info.redactHeader });
       sub.redact ||= feed.redacted;
+      sub.lastStep = sub.lastSentStep = performance.now();
       const first = await feed.first();
       if (sub.closed) return;
       if (!sub.socket.send(first)) return this.slow(sub);
-      this.schedule(sub, feed, every);
+      sub.feed = feed;
+      sub.every = every;
+      this.schedule(sub);
     } catch (err) {
       this.fail(sub, err);
     }
   }
 
-  /** One step per interval; the next is scheduled only when this one finished, so work never piles up. */
-  private schedule(sub: Sub, feed: LiveFeed, every: number): void {
-    sub.timer = setTimeout(() => void this.step(sub, feed, every), every);
+  /**
+   * Steps run once per interval on a timer (buckets also leave windows as time passes) and, after an
+   * ingest, at once when the last message is an interval old, so an update follows its events without
+   * waiting for the timer. Messages never come more often than once per interval; steps after ingests
+   * that sent nothing (other projects' events) are spaced by nudgeGap. One step at a time per subscription.
+   */
+  private schedule(sub: Sub, due = sub.lastStep + sub.every): void {
+    if (sub.closed) return;
+    if (sub.timer) clearTimeout(sub.timer);
+    sub.due = due;
+    sub.timer = setTimeout(() => void this.step(sub), Math.max(0, due - performance.now()));
   }
 
-  private async step(sub: Sub, feed: LiveFeed, every: number): Promise<void> {
+  /** After a batch was stored: steps every subscription whose interval has passed (once per event-loop turn). */
+  private nudge(): void {
+    if (this.nudgeQueued || this.subs.size === 0) return;
+    this.nudgeQueued = true;
+    setImmediate(() => {
+      this.nudgeQueued = false;
+      const now = performance.now();
+      for (const sub of this.subs) {
+        if (!sub.feed || sub.stepping || sub.closed) continue;
+        // The earliest moment the rate limit allows: an interval after the last message, a gap after the last step.
+        const due = Math.max(sub.lastSentStep + sub.every, sub.lastStep + nudgeGap(sub.every));
+        if (due <= now) {
+          if (sub.timer) clearTimeout(sub.timer);
+          void this.step(sub);
+        } else if (due < sub.due) this.schedule(sub, due);
+      }
+    });
+  }
+
+  private async step(sub: Sub): Promise<void> {
     sub.timer = null;
-    if (sub.closed) return;
+    const feed = sub.feed;
+    if (sub.closed || !feed || sub.stepping) return;
     if (sub.socket.bufferedAmount() > this.opts.limits.maxBufferedBytes) return this.slow(sub);
+    sub.stepping = true;
+    sub.lastStep = performance.now();
     try {
       const msg = await feed.next();
       if (sub.closed) return;
       if (msg && !sub.socket.send(msg)) return this.slow(sub);
-      this.schedule(sub, feed, every);
+      if (msg) sub.lastSentStep = sub.lastStep;
+      sub.stepping = false;
+      this.schedule(sub);
     } catch (err) {
       this.fail(sub, err);
+    } finally {
+      sub.stepping = false;
     }
   }
 
