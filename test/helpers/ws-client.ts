@@ -21,9 +21,113 @@ export interface WsClient {
   close(): void;
 }
 
+/** One client frame: FIN set, masked as RFC 6455 requires of clients. */
+function encodeFrame(opcode: number, payload: Buffer): Buffer {
+  const mask = randomBytes(4);
+  const len = payload.length;
+  let head: Buffer;
+  if (len < 126) head = Buffer.from([0x80 | opcode, 0x80 | len]);
+  else if (len < 65536) head = Buffer.from([0x80 | opcode, 0x80 | 126, len >> 8, len & 255]);
+  else {
+    head = Buffer.alloc(10);
+    head[0] = 0x80 | opcode;
+    head[1] = 0x80 | 127;
+    head.writeBigUInt64BE(BigInt(len), 2);
+  }
+  const body = Buffer.alloc(len);
+  for (let i = 0; i < len; i++) body[i] = payload[i]! ^ mask[i % 4]!;
+  return Buffer.concat([head, mask, body]);
+}
+
+interface Frame {
+  fin: boolean;
+  opcode: number;
+  payload: Buffer;
+}
+
+/** Splits whole server frames (unmasked) off the front of `buf`; returns them and the rest. */
+function decodeFrames(buf: Buffer): { frames: Frame[]; rest: Buffer } {
+  const frames: Frame[] = [];
+  for (;;) {
+    if (buf.length < 2) break;
+    let len = buf[1]! & 0x7f;
+    let off = 2;
+    if (len === 126) { if (buf.length < 4) break; len = buf.readUInt16BE(2); off = 4; }
+    else if (len === 127) { if (buf.length < 10) break; len = Number(buf.readBigUInt64BE(2)); off = 10; }
+    if (buf.length < off + len) break;
+    frames.push({ fin: (buf[0]! & 0x80) !== 0, opcode: buf[0]! & 0x0f, payload: Buffer.from(buf.subarray(off, off + len)) });
+    buf = buf.subarray(off + len);
+  }
+  return { frames, rest: buf };
+}
+
+/** Messages in arrival order, handed to waiting next() calls or queued. */
+class Inbox {
+  private readonly queue: unknown[] = [];
+  private readonly waiters: { resolve(v: unknown): void; reject(e: Error): void }[] = [];
+  private ended: WsClose | null = null;
+
+  push(msg: unknown): void {
+    const w = this.waiters.shift();
+    if (w) w.resolve(msg); else this.queue.push(msg);
+  }
+
+  end(c: WsClose): void {
+    this.ended = c;
+    for (const w of this.waiters.splice(0)) w.reject(new Error(`socket closed (${c.code} ${c.reason})`));
+  }
+
+  next(timeoutMs: number): Promise<unknown> {
+    if (this.queue.length) return Promise.resolve(this.queue.shift());
+    if (this.ended) return Promise.reject(new Error(`socket closed (${this.ended.code} ${this.ended.reason})`));
+    return new Promise((resolve, reject) => {
+      const w = {
+        resolve: (v: unknown) => { clearTimeout(t); resolve(v); },
+        reject: (e: Error) => { clearTimeout(t); reject(e); },
+      };
+      const t = setTimeout(() => { this.waiters.splice(this.waiters.indexOf(w), 1); reject(new Error(`no message within ${timeoutMs} ms`)); }, timeoutMs);
+      this.waiters.push(w);
+    });
+  }
+}
+
 export function connectWs(port: number, path: string, headers: Record<string, string> = {}): Promise<WsClient> {
   return new Promise((resolve, reject) => {
     const sock = net.connect(port, '127.0.0.1');
+    const inbox = new Inbox();
+    let onClose: (c: WsClose) => void = () => {};
+    const closed = new Promise<WsClose>((r) => { onClose = r; });
+    let closeInfo: WsClose | null = null;
+    const finish = (c: WsClose): void => {
+      if (closeInfo) return;
+      closeInfo = c;
+      onClose(c);
+      inbox.end(c);
+    };
+    let fragments: Buffer[] = [];
+    const onFrame = ({ fin, opcode, payload }: Frame): void => {
+      if (opcode === 0x9) sock.write(encodeFrame(0xa, payload));
+      else if (opcode === 0x8) {
+        finish({ code: payload.length >= 2 ? payload.readUInt16BE(0) : 1005, reason: payload.subarray(2).toString('utf8') });
+        sock.end();
+      } else if (opcode === 0x1 || opcode === 0x0) {
+        fragments.push(payload);
+        if (!fin) return;
+        inbox.push(JSON.parse(Buffer.concat(fragments).toString('utf8')));
+        fragments = [];
+      }
+    };
+    const client: WsClient = {
+      next: (timeoutMs = 5000) => inbox.next(timeoutMs),
+      send: (value) => void sock.write(encodeFrame(0x1, Buffer.from(JSON.stringify(value)))),
+      closed,
+      pause: () => void sock.pause(),
+      resume: () => void sock.resume(),
+      close() {
+        if (!closeInfo) sock.write(encodeFrame(0x8, Buffer.from([0x03, 0xe8])));
+        sock.end();
+      },
+    };
     const key = randomBytes(16).toString('base64');
     const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
     sock.on('connect', () => {
@@ -31,56 +135,6 @@ export function connectWs(port: number, path: string, headers: Record<string, st
     });
     let buf: Buffer = Buffer.alloc(0);
     let upgraded = false;
-    const inbox: unknown[] = [];
-    const waiters: ((v: unknown) => void)[] = [];
-    let closeInfo: WsClose | null = null;
-    let onClose: (c: WsClose) => void = () => {};
-    const closed = new Promise<WsClose>((r) => { onClose = r; });
-    const finish = (c: WsClose): void => {
-      if (closeInfo) return;
-      closeInfo = c;
-      onClose(c);
-      for (const w of waiters.splice(0)) w(undefined);
-    };
-    const frame = (opcode: number, payload: Buffer): Buffer => {
-      const mask = randomBytes(4);
-      const len = payload.length;
-      const head = len < 126 ? Buffer.from([0x80 | opcode, 0x80 | len]) : len < 65536 ? Buffer.from([0x80 | opcode, 0x80 | 126, len >> 8, len & 255]) : Buffer.concat([Buffer.from([0x80 | opcode, 0x80 | 127]), u64(len)]);
-      const body = Buffer.from(payload.map((b, i) => b ^ mask[i % 4]!));
-      return Buffer.concat([head, mask, body]);
-    };
-    let fragments: Buffer[] = [];
-    const onFrame = (opcode: number, fin: boolean, payload: Buffer): void => {
-      if (opcode === 0x9) { sock.write(frame(0xA, payload)); return; }
-      if (opcode === 0x8) {
-        finish({ code: payload.length >= 2 ? payload.readUInt16BE(0) : 1005, reason: payload.subarray(2).toString('utf8') });
-        sock.end();
-        return;
-      }
-      if (opcode === 0x1 || opcode === 0x0) {
-        fragments.push(payload);
-        if (!fin) return;
-        const msg: unknown = JSON.parse(Buffer.concat(fragments).toString('utf8'));
-        fragments = [];
-        const w = waiters.shift();
-        if (w) w(msg); else inbox.push(msg);
-      }
-    };
-    const parse = (): void => {
-      for (;;) {
-        if (buf.length < 2) return;
-        const fin = (buf[0]! & 0x80) !== 0;
-        const opcode = buf[0]! & 0x0f;
-        let len = buf[1]! & 0x7f;
-        let off = 2;
-        if (len === 126) { if (buf.length < 4) return; len = buf.readUInt16BE(2); off = 4; }
-        else if (len === 127) { if (buf.length < 10) return; len = Number(buf.readBigUInt64BE(2)); off = 10; }
-        if (buf.length < off + len) return;
-        const payload = buf.subarray(off, off + len);
-        buf = buf.subarray(off + len);
-        onFrame(opcode, fin, Buffer.from(payload));
-      }
-    };
     sock.on('data', (chunk: Buffer) => {
       buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
       if (!upgraded) {
@@ -92,37 +146,11 @@ export function connectWs(port: number, path: string, headers: Record<string, st
         upgraded = true;
         resolve(client);
       }
-      parse();
+      const { frames, rest } = decodeFrames(buf);
+      buf = rest;
+      for (const f of frames) onFrame(f);
     });
     sock.on('error', (err) => { if (!upgraded) reject(err); finish({ code: 1006, reason: err.message }); });
     sock.on('close', () => finish({ code: 1006, reason: 'connection closed without a close frame' }));
-    const client: WsClient = {
-      next(timeoutMs = 5000) {
-        if (inbox.length) return Promise.resolve(inbox.shift());
-        if (closeInfo) return Promise.reject(new Error(`socket closed (${closeInfo.code} ${closeInfo.reason})`));
-        return new Promise((res, rej) => {
-          const t = setTimeout(() => { waiters.splice(waiters.indexOf(w), 1); rej(new Error(`no message within ${timeoutMs} ms`)); }, timeoutMs);
-          const w = (v: unknown): void => {
-            clearTimeout(t);
-            if (closeInfo && v === undefined) rej(new Error(`socket closed (${closeInfo.code} ${closeInfo.reason})`)); else res(v);
-          };
-          waiters.push(w);
-        });
-      },
-      send(value) { sock.write(frame(0x1, Buffer.from(JSON.stringify(value)))); },
-      closed,
-      pause() { sock.pause(); },
-      resume() { sock.resume(); },
-      close() {
-        if (!closeInfo) sock.write(frame(0x8, Buffer.from([0x03, 0xe8])));
-        sock.end();
-      },
-    };
   });
-}
-
-function u64(n: number): Buffer {
-  const b = Buffer.alloc(8);
-  b.writeBigUInt64BE(BigInt(n));
-  return b;
 }
