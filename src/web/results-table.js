@@ -3,6 +3,8 @@
 
 import { el } from './dom.js';
 
+const MAX_LIVE_ROWS = 1000;
+
 /** Microseconds (SPEC §2 TIMESTAMP) or a DATETIME string (UTC) as epoch ms; NaN when neither. */
 export function timeMs(v) {
   if (typeof v === 'number') return v > 1e14 ? v / 1000 : v > 1e11 ? v : v * 1000;
@@ -55,6 +57,8 @@ export class ResultsTable {
     const sorted = newestFirst(rows);
     for (const old of this.tbody.querySelectorAll('tr.fresh')) old.className = '';
     this.tbody.prepend(...sorted.map((r) => rowEl(this.cols, r, true)));
+    // A live table keeps the newest rows only, so a long-open page does not grow without bound.
+    while (this.tbody.rows.length > MAX_LIVE_ROWS) this.tbody.lastElementChild.remove();
     this.caption.textContent = `${this.tbody.rows.length} rows (${sorted.length} new, highlighted)`;
   }
 }
