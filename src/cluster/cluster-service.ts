@@ -7,7 +7,7 @@ import type { JetStreamClient } from '@nats-io/jetstream';
 import { stampBatch } from '../durable/batch-record.ts';
 import type { Store } from '../store/store.ts';
 import { projectAt } from '../store/hot-paths.ts';
-import type { IngestResponse, QueryService, RunRequest, RunResponse } from '../endpoints/service-types.ts';
+import type { IngestResponse, LiveFeed, QueryService, RunRequest, RunResponse, ServiceFigures } from '../endpoints/service-types.ts';
 import type { PartitionOwner } from './partition-owner.ts';
 import { batchMessages, publishMessages, type PublishOptions } from './publisher.ts';
 
@@ -28,8 +28,12 @@ export interface ClusterServiceOptions {
 const VALID = Symbol('valid batch');
 
 export class ClusterService implements QueryService {
+  readonly figures?: () => ServiceFigures;
+
   constructor(private readonly local: QueryService, private readonly store: Store, private readonly owner: PartitionOwner,
-    private readonly js: JetStreamClient, private readonly opts: ClusterServiceOptions) {}
+    private readonly js: JetStreamClient, private readonly opts: ClusterServiceOptions) {
+    if (local.figures) this.figures = () => local.figures!();
+  }
 
   async run(req: RunRequest & { forwardedBy?: string }): Promise<RunResponse> {
     const project = req.params.get('project');
@@ -95,6 +99,17 @@ export class ClusterService implements QueryService {
     return { stored: stamped.length, dropped: 0 };
   }
 
+  /** Live feeds run where the data is: on the owner (a subscription elsewhere is refused with the owner's address). */
+  subscribe(req: RunRequest): LiveFeed {
+    const project = req.params.get('project');
+    const route = project === undefined ? null : this.owner.route(project);
+    if (route?.kind === 'local') return this.local.subscribe(req);
+    if (route?.kind === 'remote') throw new RingqlError('overloaded', `In cluster mode a live subscription connects to the node that owns the project: ${route.member.url}`, { retry_after: 1, owner_url: route.member.url });
+    throw new RingqlError(project === undefined ? 'missing_parameter' : 'overloaded', project === undefined
+      ? 'In cluster mode a subscription names its project (the parameter `project`)' : 'The project\'s partition is being rebuilt here; retry shortly', project === undefined ? { param: 'project' } : { retry_after: 2 });
+  }
+
+  onIngest(listener: (source: string) => void): () => void { return this.local.onIngest(listener); }
   endpointRedacts(idOrName: string): boolean { return this.local.endpointRedacts(idOrName); }
   listEndpoints(): ReturnType<QueryService['listEndpoints']> { return this.local.listEndpoints(); }
   getEndpoint(idOrName: string): ReturnType<QueryService['getEndpoint']> { return this.local.getEndpoint(idOrName); }

@@ -85,6 +85,21 @@ export interface RunResponse {
   endpoint?: string;
 }
 
+/** How a live subscription follows its query (SPEC §3 Live subscriptions). */
+export type LiveMode = 'rows' | 'buckets' | 'result';
+
+/** A live subscription's answers, as JSON message bodies ready to send. */
+export interface LiveFeed {
+  /** `rows`: appends of new rows; `buckets`: the bucket-cache result when it changed; `result`: re-run on new events. */
+  readonly mode: LiveMode;
+  /** Redaction is on (the endpoint's `redact_pii` or the request asked for it). */
+  readonly redacted: boolean;
+  /** The first message, `{"result":[...]}`. */
+  first(): Promise<Buffer>;
+  /** The next message (`{"result":[...]}` or `{"append":[...]}`), or null when nothing changed or every query slot is busy. */
+  next(): Promise<Buffer | null>;
+}
+
 export interface SourceInfo {
   id: string;
   name: string;
@@ -118,6 +133,10 @@ export interface QueryService {
   run(req: RunRequest): Promise<RunResponse>;
   /** Whether the endpoint has `redact_pii` set; false when no endpoint has that id or name. Cheap, no query runs. */
   endpointRedacts(idOrName: string): boolean;
+  /** Opens a live feed: the endpoint and parameters are checked and the query planned now (errors are thrown). */
+  subscribe(req: RunRequest): LiveFeed;
+  /** Calls `listener` after each stored batch (source name), so live feeds can answer at once; returns the unsubscribe. */
+  onIngest(listener: (source: string) => void): () => void;
   /** Source by name or UUID; all-or-nothing; resolves once the events are visible to queries. */
   /** Resolves (or returns) once the events are stored, visible and, with a write-ahead log, durable. */
   ingest(source: string, events: unknown[]): IngestResponse | Promise<IngestResponse>;

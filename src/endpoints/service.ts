@@ -11,6 +11,7 @@ import type { Budget } from '../exec/context.ts';
 import { applyInput, isUuid, type EndpointDef } from './definition.ts';
 import { loadEndpoint, prepareEndpoint, type PreparedEndpoint } from './prepare.ts';
 import { resolveRequest } from './execute.ts';
+import { openLiveFeed } from './live-feed.ts';
 import { catalogFromStore } from './store-catalog.ts';
 import { deleteStored, loadBuiltins, loadStored, removeTempFiles, saveStored, type StoredFile } from './endpoint-files.ts';
 import { ResultCache, type CacheConfig } from '../cache/result-cache.ts';
@@ -22,7 +23,7 @@ import { encodeBatch, stampBatch } from '../durable/batch-record.ts';
 import { limitsFromEnv, type Limits } from '../core/limits.ts';
 import { budgetSettings } from '../core/config.ts';
 import type {
-  EndpointInfo, EndpointInput, IngestResponse, QueryService, RunRequest, RunResponse, ServiceFigures, SourceInfo,
+  EndpointInfo, EndpointInput, IngestResponse, LiveFeed, QueryService, RunRequest, RunResponse, ServiceFigures, SourceInfo,
 } from './service-types.ts';
 import type { SchemaField } from '../store/types.ts';
 import type { SourceStore } from '../store/source-store.ts';
@@ -59,6 +60,7 @@ export class EngineService implements QueryService {
   private wal: Wal | null = null;
   private recovery: RecoveryReport | null = null;
   private readonly started = Date.now();
+  private readonly ingestListeners = new Set<(source: string) => void>();
 
   constructor(private readonly opts: ServiceOptions) {
     this.catalog = catalogFromStore(opts.store);
@@ -138,6 +140,24 @@ export class EngineService implements QueryService {
     return r;
   }
 
+  subscribe(req: RunRequest): LiveFeed {
+    const prep = this.resolve(req.endpoint);
+    const resolved = resolveRequest(prep, req.params, this.limits, 'json');
+    if (resolved.format) throw new RingqlError('invalid_parameter', 'Live subscriptions send JSON messages only: drop the format parameter', { param: 'format', allowed: ['json'] });
+    const deps = { catalog: this.catalog, budget: this.budget, gate: this.gate, now: this.now, run: (r: RunRequest) => this.run(r) };
+    return openLiveFeed(deps, prep, resolved, { endpoint: prep.def.id, params: req.params, redactHeader: req.redactHeader });
+  }
+
+  onIngest(listener: (source: string) => void): () => void {
+    this.ingestListeners.add(listener);
+    return () => void this.ingestListeners.delete(listener);
+  }
+
+  private ingested(source: string): void {
+    this.cache.onIngest(source);
+    for (const l of this.ingestListeners) l(source);
+  }
+
   endpointRedacts(idOrName: string): boolean {
     const id = isUuid(idOrName) ? idOrName.toLowerCase() : this.byName.get(idOrName.toLowerCase());
     return id ? (this.byId.get(id)?.def.redact_pii ?? false) : false;
@@ -153,7 +173,7 @@ export class EngineService implements QueryService {
     // order); acknowledged once durable as RINGQL_FSYNC asks.
     const stamped = stampBatch(events, nowUs);
     const r = s.ingest(stamped, nowUs, (maxTs) => wal.appendSync(RECORD_BATCH, encodeBatch(s.def.name, stamped), maxTs));
-    this.cache.onIngest(s.def.name);
+    this.ingested(s.def.name);
     const out = { stored: r.stored, dropped: r.dropped, source: s.def.name };
     return wal.durable().then(() => out);
   }
@@ -162,7 +182,7 @@ export class EngineService implements QueryService {
   ingestVolatile(source: string, events: unknown[]): IngestResponse {
     const s = this.checkBatch(source, events);
     const r = s.ingest(events, this.now());
-    this.cache.onIngest(s.def.name);
+    this.ingested(s.def.name);
     return { stored: r.stored, dropped: r.dropped, source: s.def.name };
   }
 

@@ -4,6 +4,8 @@ import { addEndpointRoutes } from './routes-endpoints.ts';
 import { addIngestRoutes } from './routes-ingest.ts';
 import { addMetricsRoute } from './routes-metrics.ts';
 import { addOpenApiRoute } from './routes-openapi.ts';
+import { pageFiles } from './page-files.ts';
+import { addPageRoutes } from './routes-page.ts';
 import { addRunRoutes } from './routes-run.ts';
 import { addHealthRoute, addSourceRoutes } from './routes-sources.ts';
 import type { Route } from './route.ts';
@@ -18,5 +20,6 @@ export function buildRouter(startedAtMs: number, metricsPublic = false): Router<
   addHealthRoute(router, startedAtMs);
   addMetricsRoute(router, metricsPublic);
   addOpenApiRoute(router);
+  addPageRoutes(router, pageFiles());
   return router;
 }

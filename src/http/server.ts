@@ -16,6 +16,9 @@ import { buildRouter } from './routes.ts';
 import { loadUws } from './uws.ts';
 import { recordFailure } from './metrics/record-failure.ts';
 import { ServerMetrics } from './metrics/server-metrics.ts';
+import { LiveHub } from './live/live-hub.ts';
+import { DEFAULT_LIVE_LIMITS, type LiveLimits } from './live/live-limits.ts';
+import { addLiveRoute } from './live/live-route.ts';
 
 export { assertNativeUws } from './uws.ts';
 
@@ -41,6 +44,8 @@ export interface ServerOptions {
   metricsPublic?: boolean;
   /** How long close() waits for in-flight requests before cutting them (default 10 s). */
   drainTimeoutMs?: number;
+  /** Bounds of live subscriptions (subscriptions per token, unread bytes per consumer, token wait). */
+  live?: Partial<LiveLimits>;
 }
 
 export interface RunningServer {
@@ -74,6 +79,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   };
 
   const app = uws.App();
+  const live = new LiveHub({ service: opts.service, tokens: opts.tokens, limits: { ...DEFAULT_LIVE_LIMITS, ...opts.live }, maxUrlBytes: opts.maxUrlBytes, log });
+  addLiveRoute(app, live);
   app.any('/*', (res, req) => {
     // Counted for the graceful close only; shedding is per kind, in dispatch (admission.ts).
     inflight++;
@@ -111,6 +118,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const close = async (): Promise<void> => {
     closing = true;
     uws.us_listen_socket_close(listenSocket);
+    live.closeAll();
     if (inflight > 0) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, opts.drainTimeoutMs ?? 10_000);

@@ -47,6 +47,10 @@ export function fakeService(): FakeService {
       return svc.runResponse;
     },
     endpointRedacts: (idOrName) => idOrName === 'redacting',
+    subscribe() {
+      throw new RingqlError('endpoint_not_found', 'The fake service has no live feeds');
+    },
+    onIngest: () => () => {},
     ingest(source, events) {
       if (source !== 'edge.logs.prod' && source !== 'a5a1e2b4-0000-5000-8000-000000000001') throw new RingqlError('source_not_found', `No source ${source}`);
       svc.ingests.push({ source, events });
