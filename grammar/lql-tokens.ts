@@ -11,7 +11,7 @@ export const TermSpace = createToken({ name: 'TermSpace', pattern: /\s+/, group:
 export const Minus = createToken({ name: 'Minus', pattern: /-(?=\S)/, start_chars_hint: ['-'], label: "'-'" });
 export const RegexQuoted = createToken({ name: 'RegexQuoted', pattern: /~"(?:[^"\\]|\\[^])*"/, label: '~"regex"' });
 /** `~pattern`; a second `~` right after the first (`~~p`) is a doubled operator, not a pattern. */
-export const RegexBare = createToken({ name: 'RegexBare', pattern: /~[^\s"~][^\s"]*/, label: '~regex' });
+export const RegexBare = createToken({ name: 'RegexBare', pattern: /~(?:[^\s"~\\]|\\\S?)(?:[^\s"\\]|\\\S?)*/, label: '~regex' });
 export const Quoted = createToken({ name: 'Quoted', pattern: /"(?:[^"\\]|\\[^])*"/, label: '"quoted string"' });
 /** `f:`/`from:`, `s:`/`select:`, `c:`/`chart:` (the reference's short and long keywords). */
 export const SourceKey = createToken({ name: 'SourceKey', pattern: /(?:from|f):/, start_chars_hint: ['f'], push_mode: 'name', label: "'f:'" });
@@ -40,8 +40,11 @@ export const OpRegex = op('OpRegex', /:~/, "':~'", [Operator]);
 export const OpListRegex = op('OpListRegex', /:@>~/, "':@>~'", [Operator]);
 export const OpList = op('OpList', /:@>/, "':@>'", [Operator]);
 export const OpEq = op('OpEq', /:/, "':'", [Operator]);
-/** Free text: anything up to whitespace or a quote, not starting with `"`, `~`, `:` or `-`. */
-export const Word = createToken({ name: 'Word', pattern: /[^\s"~:-][^\s"]*/, label: 'word' });
+/**
+ * Free text: anything up to whitespace or a quote, not starting with `"`, `~`, `:` or `-`; as in the
+ * reference, a backslash takes the next character with it (`er\"ror` is one word).
+ */
+export const Word = createToken({ name: 'Word', pattern: /(?:[^\s"~:\\-]|\\\S?)(?:[^\s"\\]|\\\S?)*/, label: 'word' });
 
 // ─── value mode (after an operator) ─────────────────────────────────────────────────────────
 export const ValueSpace = createToken({ name: 'ValueSpace', pattern: /\s+/, group: Lexer.SKIPPED, pop_mode: true });
