@@ -43,6 +43,16 @@ describe('fields of UNNESTed records, unqualified', () => {
     expect(rows('select a.x as ax, b.x as bx from unnest([struct(1 as x)]) as a cross join unnest([struct(2 as x)]) as b')).toEqual([{ ax: 1, bx: 2 }]);
   });
 
+  it('with the source schema: a record field named like a column is ambiguous; a bare field groups', () => {
+    // SAMPLE-EVENTS: auth metadata has its own `timestamp` (a STRING), as BigQuery's auth_logs do.
+    expect(errorOf('select timestamp from `auth.logs.prod` t cross join unnest(t.metadata) as m').code).toBe('ambiguous_name');
+    expect(rows('select t.timestamp is not null as ok from `auth.logs.prod` t cross join unnest(t.metadata) as m limit 1')).toEqual([{ ok: true }]);
+    // test/fixtures/postgres.logs.ndjson: 4 each of ERROR, LOG, WARNING in metadata.parsed.error_severity.
+    const sql = 'select error_severity, count(*) as n from `postgres.logs` t cross join unnest(t.metadata) as m ' +
+      'cross join unnest(m.parsed) as p group by error_severity order by error_severity';
+    expect(rows(sql)).toEqual([{ error_severity: 'ERROR', n: 4 }, { error_severity: 'LOG', n: 4 }, { error_severity: 'WARNING', n: 4 }]);
+  });
+
   it('the inner query sees its own field before the outer query', () => {
     const sql = 'select x, (select x from unnest([struct(9 as x)])) as inner_x from (select 1 as x)';
     expect(rows(sql)).toEqual([{ x: 1, inner_x: 9 }]);
