@@ -3,7 +3,7 @@
 
 import { RingqlError } from '../core/errors.ts';
 import type { Expr, OrderItem, Query, Select, SelectItem } from '../sql/ast.ts';
-import { FieldScope, TABLE_ALIAS, expandPath, ident } from './field-scope.ts';
+import { FieldScope, expandPath, ident } from './field-scope.ts';
 import { call, filterExpr } from './filters.ts';
 import { pickCte, type CteInfo } from './pick-cte.ts';
 import { readTerms } from './read-terms.ts';
@@ -20,10 +20,10 @@ export function compileLql(text: string, ctes: CteInfo[]): Query {
   const where = conds.reduce<Expr | undefined>((acc, c) => (acc ? { kind: 'binary', op: 'AND', left: acc, right: c } : c), undefined);
 
   const chart = chartOf(terms);
+  // As the reference's sandboxed LQL: a chart ignores s: terms, and `s:*` anywhere means the
+  // default columns (as if no s: were written).
   const selects = terms.flatMap((t) => (t.kind === 'select' ? [t] : []));
-  if (chart && selects.length) {
-    throw new RingqlError('invalid_parameter', 'LQL s: cannot be combined with a c: chart (a chart returns timestamp and count)', { param: 'lql' });
-  }
+  const explicit = selects.some((s) => s.path.length === 0) ? [] : selects;
 
   let items: SelectItem[];
   let groupBy: Expr[] | undefined;
@@ -35,7 +35,7 @@ export function compileLql(text: string, ctes: CteInfo[]): Query {
     groupBy = [ident('timestamp')];
     orderBy = [{ expr: ident('timestamp'), desc: false }];
   } else {
-    items = selects.length ? selectItems(selects, scope) : defaultItems(filters, scope);
+    items = explicit.length ? selectItems(explicit, scope) : defaultItems(filters, scope);
     if (scope.hasColumn('timestamp')) orderBy = [{ expr: scope.column('timestamp', 1), desc: true }];
   }
 
@@ -97,12 +97,8 @@ function chartValue(agg: ChartTerm | null, scope: FieldScope): Expr {
   }
 }
 
-/**
- * `s:` paths: column named by the alias (`s:path@alias`) or the last segment; a later path whose
- * name is taken gets `a_b_c`. `s:*` anywhere selects every column, as the reference's wildcard.
- */
+/** `s:` paths: column named by the alias (`s:path@alias`) or the last segment; a later path whose name is taken gets `a_b_c`. */
 function selectItems(selects: { path: string[]; alias?: string; column: number }[], scope: FieldScope): SelectItem[] {
-  if (selects.some((s) => s.path.length === 0)) return [{ kind: 'star', qualifier: [TABLE_ALIAS] }];
   const items: SelectItem[] = [];
   const seenPaths = new Set<string>();
   const names = new Set<string>();
