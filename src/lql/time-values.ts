@@ -27,10 +27,24 @@ export function readTimeTerm(low: TimeToken, high: TimeToken | undefined, op: Co
   if (high) {
     const hi = timeValue(high);
     if (lo.high || hi.high) throw syntaxError(high.column, 'a {a..b} date cannot bound a range');
+    const ends = [origin(low), origin(high)];
+    if (ends.includes('absolute') && ends.includes('local')) {
+      throw syntaxError(high.column, 'a range cannot mix a timestamp with an offset and a datetime without one (add Z or an offset to both)');
+    }
     return { kind: 'time', op, value: lo.low, high: hi.low, negated, column };
   }
   if (lo.high) return { kind: 'time', op: '=', value: lo.low, high: lo.high, negated, column };
   return { kind: 'time', op, value: lo.low, negated, column };
+}
+
+/**
+ * A range end as the reference tells them apart: an absolute instant (`Z`/offset, or Unix), a local
+ * datetime (no offset), or a date. The reference rejects a range mixing absolute and local ends;
+ * a date may stand with either here (the reference also rejects that: ringql keeps accepting it).
+ */
+function origin(t: TimeToken): 'absolute' | 'local' | 'date' {
+  if (t.kind === 'NumberLit' || /(?:Z|[+-]\d{2}:?\d{2})$/.test(t.text)) return 'absolute';
+  return /[T ]/.test(t.text) ? 'local' : 'date';
 }
 
 const PERIODS: Record<string, Period> = {

@@ -29,7 +29,7 @@ describe('reference LQL corpus', () => {
     const count = (v: string): number => entries.filter((e) => e.verdict === v).length;
     // Written down in test/lql/corpus/README.md; update both together.
     expect({ total: entries.length, right: count('right'), unsupported: count('unsupported'), different: count('different'), schema: count('schema') })
-      .toEqual({ total: 215, right: 195, unsupported: 0, different: 10, schema: 10 });
+      .toEqual({ total: 215, right: 196, unsupported: 0, different: 9, schema: 10 });
   });
 });
 

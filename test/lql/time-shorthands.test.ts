@@ -67,3 +67,11 @@ describe('t: Unix timestamps and brace ranges', () => {
     expect(lql('t:2025-01-{14..14}')).toEqual(lql('t:2025-01-14'));
   });
 });
+
+describe('t: ranges', () => {
+  it('mixing an absolute end and a datetime without offset is a syntax error, as in the reference', () => {
+    expect(errorOf(() => lql('t:2024-03-17T13:47:02+00:00..2024-03-17T13:57:02.000')).message).toContain('cannot mix a timestamp with an offset');
+    expect(errorOf(() => lql('t:1710683222..2024-03-17T13:57:02')).code).toBe('syntax_error');
+    expect(lqlSql('t:2024-03-17T13:47:02Z..2024-03-17T13:57:02Z')).toContain("BETWEEN TIMESTAMP '2024-03-17T13:47:02Z' AND TIMESTAMP '2024-03-17T13:57:02Z'");
+  });
+});
