@@ -4,8 +4,8 @@
 import { CstParser } from './chevrotain-runtime.ts';
 import type { CstNode } from 'chevrotain';
 import {
-  ChartKey, Comparison, Count, Day, DotDot, DoubleColon, FalseLit, FieldKey, GroupBy, Hour, IsoTimestamp, LParen, Minus,
-  Minute, Name, NullLit, NumberLit, OpEq, OpList, OpListRegex, OpRegex, Quoted, RParen, RegexBare, RegexQuoted, Relative, SelectKey,
+  Aggregate, BraceTimestamp, ChartIdent, ChartKey, Comparison, Count, DotDot, DoubleColon, FalseLit, FieldKey, GroupBy, IsoTimestamp, LParen, Minus,
+  Name, NullLit, NumberLit, OpEq, OpList, OpListRegex, OpRegex, Period, Quoted, RParen, RegexBare, RegexQuoted, Relative, SelectAlias, SelectKey,
   SourceKey, Star, TimeKey, TimeRef, TrueLit, Value, Word, lqlTokens,
 } from './lql-tokens.ts';
 
@@ -78,34 +78,36 @@ export class LqlParser extends CstParser {
     ]);
   });
 
-  /** t ':' last@N unit | t ':' ts ('..' ts)? | t (':>'|':>='|':<'|':<=') ts */
+  /** t ':' tv ('..' tv)? | t (':>'|':>='|':<'|':<=') tv */
   public timeTerm = this.RULE('timeTerm', () => {
     this.CONSUME(TimeKey);
     this.OR([
       {
         ALT: () => {
           this.CONSUME(OpEq);
-          this.OR2([
-            { ALT: () => this.CONSUME(Relative) },
-            {
-              ALT: () => {
-                this.SUBRULE(this.timeValue, { LABEL: 'low' });
-                this.OPTION(() => {
-                  this.CONSUME(DotDot);
-                  this.SUBRULE2(this.timeValue, { LABEL: 'high' });
-                });
-              },
-            },
-          ]);
+          this.SUBRULE(this.timeValue, { LABEL: 'low' });
+          this.OPTION(() => {
+            this.CONSUME(DotDot);
+            this.SUBRULE2(this.timeValue, { LABEL: 'high' });
+          });
         },
       },
       { ALT: () => { this.CONSUME(Comparison); this.SUBRULE3(this.timeValue, { LABEL: 'low' }); } },
     ]);
   });
 
-  /** An ISO 8601 timestamp, bare or quoted (a quoted one is checked by the compiler). */
+  /**
+   * An ISO 8601 timestamp (bare or quoted: a quoted one is checked by the compiler), one with `{a..b}`
+   * parts, a Unix timestamp (10, 13 or 16 digits), or a shorthand (`today`, `last@5m`).
+   */
   public timeValue = this.RULE('timeValue', () => {
-    this.OR([{ ALT: () => this.CONSUME(IsoTimestamp) }, { ALT: () => this.CONSUME(Quoted) }]);
+    this.OR([
+      { ALT: () => this.CONSUME(IsoTimestamp) },
+      { ALT: () => this.CONSUME(Quoted) },
+      { ALT: () => this.CONSUME(BraceTimestamp) },
+      { ALT: () => this.CONSUME(NumberLit) },
+      { ALT: () => this.CONSUME(Relative) },
+    ]);
   });
 
   /** `f:<cte>` */
@@ -114,21 +116,33 @@ export class LqlParser extends CstParser {
     this.CONSUME(Name);
   });
 
-  /** `s:<dotted.path>` */
+  /** `s:<dotted.path>[@alias]` | `s:*` */
   public selectTerm = this.RULE('selectTerm', () => {
     this.CONSUME(SelectKey);
-    this.CONSUME(Name);
+    this.OR([
+      { ALT: () => this.CONSUME(Star) },
+      {
+        ALT: () => {
+          this.CONSUME(Name);
+          this.OPTION(() => this.CONSUME(SelectAlias));
+        },
+      },
+    ]);
   });
 
-  /** `c:count(*)` | `c:group_by(t::minute|hour|day)` */
+  /** `c:count(*)` | `c:<agg>(<path>)` | `c:group_by(t::second|minute|hour|day)` */
   public chartTerm = this.RULE('chartTerm', () => {
     this.CONSUME(ChartKey);
     this.OR([
       {
         ALT: () => {
-          this.CONSUME(Count);
+          this.OR3([{ ALT: () => this.CONSUME(Count) }, { ALT: () => this.CONSUME(Aggregate) }]);
           this.CONSUME(LParen);
-          this.CONSUME(Star);
+          this.OR4([
+            { ALT: () => this.CONSUME(Star) },
+            { ALT: () => this.CONSUME(ChartIdent) },
+            { ALT: () => this.CONSUME2(TimeRef) },
+          ]);
           this.CONSUME(RParen);
         },
       },
@@ -138,11 +152,7 @@ export class LqlParser extends CstParser {
           this.CONSUME2(LParen);
           this.CONSUME(TimeRef);
           this.CONSUME(DoubleColon);
-          this.OR2([
-            { ALT: () => this.CONSUME(Minute) },
-            { ALT: () => this.CONSUME(Hour) },
-            { ALT: () => this.CONSUME(Day) },
-          ]);
+          this.CONSUME(Period);
           this.CONSUME2(RParen);
         },
       },

@@ -12,11 +12,12 @@ export const TermSpace = createToken({ name: 'TermSpace', pattern: /\s+/, group:
 export const Minus = createToken({ name: 'Minus', pattern: /-(?=\S)/, start_chars_hint: ['-'], label: "'-'" });
 export const RegexQuoted = createToken({ name: 'RegexQuoted', pattern: /~"(?:[^"\\]|\\[^])*"/, label: '~"regex"' });
 /** `~pattern`; a second `~` right after the first (`~~p`) is a doubled operator, not a pattern. */
-export const RegexBare = createToken({ name: 'RegexBare', pattern: /~[^\s"~][^\s"]*/, label: '~regex' });
+export const RegexBare = createToken({ name: 'RegexBare', pattern: /~(?:[^\s"~\\]|\\\S?)(?:[^\s"\\]|\\\S?)*/, label: '~regex' });
 export const Quoted = createToken({ name: 'Quoted', pattern: /"(?:[^"\\]|\\[^])*"/, label: '"quoted string"' });
-export const SourceKey = createToken({ name: 'SourceKey', pattern: /f:/, push_mode: 'name', label: "'f:'" });
-export const SelectKey = createToken({ name: 'SelectKey', pattern: /s:/, push_mode: 'name', label: "'s:'" });
-export const ChartKey = createToken({ name: 'ChartKey', pattern: /c:/, push_mode: 'chart', label: "'c:'" });
+/** `f:`/`from:`, `s:`/`select:`, `c:`/`chart:` (the reference's short and long keywords). */
+export const SourceKey = createToken({ name: 'SourceKey', pattern: /(?:from|f):/, start_chars_hint: ['f'], push_mode: 'name', label: "'f:'" });
+export const SelectKey = createToken({ name: 'SelectKey', pattern: /(?:select|s):/, start_chars_hint: ['s'], push_mode: 'name', label: "'s:'" });
+export const ChartKey = createToken({ name: 'ChartKey', pattern: /(?:chart|c):/, start_chars_hint: ['c'], push_mode: 'chart', label: "'c:'" });
 /** `t` or `timestamp` right before an operator. */
 export const TimeKey = createToken({ name: 'TimeKey', pattern: /(?:timestamp|t)(?=:)/, start_chars_hint: ['t'], label: "'t'" });
 /** A dotted field path right before an operator: `m.request.path`, `status`. */
@@ -40,8 +41,11 @@ export const OpRegex = op('OpRegex', /:~/, "':~'", [Operator]);
 export const OpListRegex = op('OpListRegex', /:@>~/, "':@>~'", [Operator]);
 export const OpList = op('OpList', /:@>/, "':@>'", [Operator]);
 export const OpEq = op('OpEq', /:/, "':'", [Operator]);
-/** Free text: anything up to whitespace or a quote, not starting with `"`, `~`, `:` or `-`. */
-export const Word = createToken({ name: 'Word', pattern: /[^\s"~:-][^\s"]*/, label: 'word' });
+/**
+ * Free text: anything up to whitespace or a quote, not starting with `"`, `~`, `:` or `-`; as in the
+ * reference, a backslash takes the next character with it (`er\"ror` is one word).
+ */
+export const Word = createToken({ name: 'Word', pattern: /(?:[^\s"~:\\-]|\\\S?)(?:[^\s"\\]|\\\S?)*/, label: 'word' });
 
 // ─── value mode (after an operator) ─────────────────────────────────────────────────────────
 export const ValueSpace = createToken({ name: 'ValueSpace', pattern: /\s+/, group: Lexer.SKIPPED, pop_mode: true });
@@ -57,8 +61,22 @@ export const IsoTimestamp = createToken({
   longer_alt: Value,
   label: 'ISO timestamp',
 });
-/** `last@15minutes`: a window ending now. */
-export const Relative = createToken({ name: 'Relative', pattern: /last@\d+(?:minutes?|hours?|days?)/, longer_alt: Value, label: 'last@N(minutes|hours|days)' });
+const PERIOD = '(?:weeks?|months?|days?|years?|hours?|minutes?|seconds?|mm|s|m|h|d|w|y)';
+/** Time shorthands: `now`, `today`, `yesterday`, `this@week`, `last@15minutes`, `last@5m`, `last@hour`. */
+export const Relative = createToken({
+  name: 'Relative',
+  pattern: new RegExp(`(?:now|today|yesterday|this@${PERIOD}|last@\\d{0,4}${PERIOD})`),
+  longer_alt: Value,
+  label: 'time shorthand (now, today, yesterday, this@week, last@5m)',
+});
+const D2 = '(?:\\d{2}|\\{\\d{2}\\.\\.\\d{2}\\})';
+/** A date or datetime with `{a..b}` ranges in some parts: `2020-{05..07}-01`, `2020-01-01T{01..03}:00:00`. */
+export const BraceTimestamp = createToken({
+  name: 'BraceTimestamp',
+  start_chars_hint: [...'0123456789{'],
+  pattern: new RegExp(`(?=[^\\s]*\\{)(?:\\d{4}|\\{\\d{4}\\.\\.\\d{4}\\})-${D2}-${D2}(?:T${D2}:${D2}:${D2}(?:\\.(?:\\d{1,6}|\\{\\d{1,6}\\.\\.\\d{1,6}\\}))?)?(?:Z|[+-]\\d{2}:\\d{2})?`),
+  label: 'date with {a..b} ranges',
+});
 export const NumberLit = createToken({ name: 'NumberLit', pattern: /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/, longer_alt: Value, label: 'number' });
 export const NullLit = createToken({ name: 'NullLit', pattern: /null/i, longer_alt: Value, label: 'NULL' });
 export const TrueLit = createToken({ name: 'TrueLit', pattern: /true/i, longer_alt: Value, label: 'true' });
@@ -67,17 +85,20 @@ export const FalseLit = createToken({ name: 'FalseLit', pattern: /false/i, longe
 // ─── name mode (after f: and s:) ────────────────────────────────────────────────────────────
 export const NameSpace = createToken({ name: 'NameSpace', pattern: /\s+/, group: Lexer.SKIPPED, pop_mode: true });
 export const Name = createToken({ name: 'Name', pattern: IDENT_PATH, label: 'name' });
+/** `s:path@alias`; a bare `@` is the reference's "blank select alias" error. */
+export const SelectAlias = createToken({ name: 'SelectAlias', pattern: /@[A-Za-z0-9_]*/, label: '@alias' });
 
 // ─── chart mode (after c:) ──────────────────────────────────────────────────────────────────
 export const ChartSpace = createToken({ name: 'ChartSpace', pattern: /\s+/, group: Lexer.SKIPPED, pop_mode: true });
-export const ChartIdent = createToken({ name: 'ChartIdent', pattern: /[A-Za-z_][A-Za-z0-9_]*/, label: 'identifier' });
+export const ChartIdent = createToken({ name: 'ChartIdent', pattern: IDENT_PATH, label: 'field path' });
 const kw = (name: string, pattern: RegExp, label: string): TokenType => createToken({ name, pattern, longer_alt: ChartIdent, label });
 export const Count = kw('Count', /count/i, "'count'");
+/** The reference's chart aggregates over a field (`count` is its own token: `count(*)`). */
+export const Aggregate = kw('Aggregate', /avg|countd|sum|max|min|p50|p95|p99/i, "'avg', 'countd', 'sum', 'max', 'min', 'p50', 'p95' or 'p99'");
 export const GroupBy = kw('GroupBy', /group_by/i, "'group_by'");
 export const TimeRef = kw('TimeRef', /timestamp|t/, "'t'");
-export const Minute = kw('Minute', /minute/i, "'minute'");
-export const Hour = kw('Hour', /hour/i, "'hour'");
-export const Day = kw('Day', /day/i, "'day'");
+/** `group_by(t::<period>)`: second|s, minute|m, hour|h, day|d. */
+export const Period = createToken({ name: 'Period', pattern: /(?:second|minute|hour|day|s|m|h|d)(?=\))/i, label: "'second', 'minute', 'hour' or 'day'" });
 export const LParen = createToken({ name: 'LParen', pattern: /\(/, label: "'('" });
 export const RParen = createToken({ name: 'RParen', pattern: /\)/, label: "')'" });
 export const Star = createToken({ name: 'Star', pattern: /\*/, label: "'*'" });
@@ -85,9 +106,9 @@ export const DoubleColon = createToken({ name: 'DoubleColon', pattern: /::/, lab
 
 const termMode = [TermSpace, Minus, RegexQuoted, RegexBare, Quoted, SourceKey, SelectKey, ChartKey, TimeKey, FieldKey,
   OpGte, OpLte, OpGt, OpLt, OpRegex, OpListRegex, OpList, OpEq, Word];
-const valueMode = [ValueSpace, Quoted, DotDot, IsoTimestamp, Relative, NumberLit, NullLit, TrueLit, FalseLit, Value];
-const nameMode = [NameSpace, Name];
-const chartMode = [ChartSpace, LParen, RParen, Star, DoubleColon, Count, GroupBy, TimeRef, Minute, Hour, Day, ChartIdent];
+const valueMode = [ValueSpace, Quoted, DotDot, BraceTimestamp, IsoTimestamp, Relative, NumberLit, NullLit, TrueLit, FalseLit, Value];
+const nameMode = [NameSpace, Star, Name, SelectAlias];
+const chartMode = [ChartSpace, LParen, RParen, Star, DoubleColon, Period, Aggregate, Count, GroupBy, TimeRef, ChartIdent];
 
 export const lqlLexerDefinition = {
   modes: { term: termMode, value: valueMode, name: nameMode, chart: chartMode },

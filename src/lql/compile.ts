@@ -20,22 +20,22 @@ export function compileLql(text: string, ctes: CteInfo[]): Query {
   const where = conds.reduce<Expr | undefined>((acc, c) => (acc ? { kind: 'binary', op: 'AND', left: acc, right: c } : c), undefined);
 
   const chart = chartOf(terms);
+  // As the reference's sandboxed LQL: a chart ignores s: terms, and `s:*` anywhere means the
+  // default columns (as if no s: were written).
   const selects = terms.flatMap((t) => (t.kind === 'select' ? [t] : []));
-  if (chart && selects.length) {
-    throw new RingqlError('invalid_parameter', 'LQL s: cannot be combined with a c: chart (a chart returns timestamp and count)', { param: 'lql' });
-  }
+  const explicit = selects.some((s) => s.path.length === 0) ? [] : selects;
 
   let items: SelectItem[];
   let groupBy: Expr[] | undefined;
   let orderBy: OrderItem[] | undefined;
   if (chart) {
-    const count: SelectItem = { kind: 'expr', expr: { kind: 'call', name: 'COUNT', args: [], star: true }, alias: 'count' };
+    const count: SelectItem = { kind: 'expr', expr: chartValue(chart.aggregate, scope), alias: 'count' };
     const ts = scope.column('timestamp', chart.column);
     items = [{ kind: 'expr', expr: call('TIMESTAMP_TRUNC', ts, ident(chart.unit)), alias: 'timestamp' }, count];
     groupBy = [ident('timestamp')];
     orderBy = [{ expr: ident('timestamp'), desc: false }];
   } else {
-    items = selects.length ? selectItems(selects, scope) : defaultItems(filters, scope);
+    items = explicit.length ? selectItems(explicit, scope) : defaultItems(filters, scope);
     if (scope.hasColumn('timestamp')) orderBy = [{ expr: scope.column('timestamp', 1), desc: true }];
   }
 
@@ -49,12 +49,20 @@ export function compileLql(text: string, ctes: CteInfo[]): Query {
 }
 
 function isFilter(t: Term): t is FilterTerm {
-  return t.kind === 'text' || t.kind === 'regex' || t.kind === 'field' || t.kind === 'time' || t.kind === 'last';
+  return t.kind === 'text' || t.kind === 'regex' || t.kind === 'field' || t.kind === 'time' || t.kind === 'last' || t.kind === 'shorthand';
 }
 
-/** `c:count(*)` with an optional `c:group_by(t::unit)` (per minute by default, as the reference); null without c:. */
-function chartOf(terms: Term[]): { unit: TimeUnit; column: number } | null {
-  const counts = terms.filter((t) => t.kind === 'count');
+/**
+ * `c:count(*)` or one `c:<aggregate>(<path>)`, with an optional `c:group_by(t::unit)` (per minute by
+ * default, as the reference); null without c:.
+ */
+function chartOf(terms: Term[]): { unit: TimeUnit; column: number; aggregate: ChartTerm | null } | null {
+  const counts = terms.filter((t): t is ChartTerm | Extract<Term, { kind: 'count' }> => t.kind === 'count' || t.kind === 'aggregate');
+  const aggs = counts.flatMap((t) => (t.kind === 'aggregate' ? [t] : []));
+  if (counts.length > 1 && aggs.length > 0) {
+    throw new RingqlError('invalid_parameter', 'LQL charts one value: write one c:count(*) or one c:<aggregate>(<field>)', { param: 'lql' });
+  }
+  const aggregate = aggs[0] ?? null;
   const groups = terms.flatMap((t) => (t.kind === 'groupBy' ? [t] : []));
   if (counts.length === 0 && groups.length === 0) return null;
   if (counts.length === 0) {
@@ -65,22 +73,47 @@ function chartOf(terms: Term[]): { unit: TimeUnit; column: number } | null {
     throw new RingqlError('invalid_parameter', `LQL may group by one time unit, found ${units.join(' and ').toLowerCase()}`, { param: 'lql' });
   }
   const g = groups[0];
-  return g ? { unit: g.unit, column: g.column } : { unit: 'MINUTE', column: counts[0]!.column };
+  return g ? { unit: g.unit, column: g.column, aggregate } : { unit: 'MINUTE', column: counts[0]!.column, aggregate };
 }
 
-/** `s:` paths: column named by the last segment; a later path whose name is taken gets `a_b_c`. */
-function selectItems(selects: { path: string[]; column: number }[], scope: FieldScope): SelectItem[] {
+type ChartTerm = Extract<Term, { kind: 'aggregate' }>;
+
+/**
+ * The charted value, named `count` whatever it computes (as the reference's chart rows): COUNT(*);
+ * `count(f)` counts rows too (the reference ignores the field, which still must exist); `countd` is
+ * COUNT(DISTINCT f); `pNN` is APPROX_QUANTILES(f, 100)[OFFSET(NN)].
+ */
+function chartValue(agg: ChartTerm | null, scope: FieldScope): Expr {
+  if (agg === null) return { kind: 'call', name: 'COUNT', args: [], star: true };
+  const x = scope.path(timePath(expandPath(agg.path)), 'filter', agg.column);
+  switch (agg.fn) {
+    case 'count': return { kind: 'call', name: 'COUNT', args: [], star: true };
+    case 'countd': return { kind: 'call', name: 'COUNT', args: [x], distinct: true };
+    case 'p50': case 'p95': case 'p99': {
+      const q = call('APPROX_QUANTILES', x, { kind: 'literal', type: 'int', value: 100 });
+      return { kind: 'subscript', base: q, index: { kind: 'literal', type: 'int', value: Number(agg.fn.slice(1)) }, mode: 'offset' };
+    }
+    default: return call(agg.fn.toUpperCase(), x);
+  }
+}
+
+/** `s:` paths: column named by the alias (`s:path@alias`) or the last segment; a later path whose name is taken gets `a_b_c`. */
+function selectItems(selects: { path: string[]; alias?: string; column: number }[], scope: FieldScope): SelectItem[] {
   const items: SelectItem[] = [];
   const seenPaths = new Set<string>();
   const names = new Set<string>();
   for (const s of selects) {
     const path = timePath(expandPath(s.path));
-    const key = path.join('.').toLowerCase();
+    const key = path.join('.').toLowerCase() + (s.alias ? '@' + s.alias.toLowerCase() : '');
     if (seenPaths.has(key)) continue;
     seenPaths.add(key);
     const expr = scope.path(path, 'keep', s.column);
-    const name = path[path.length - 1]!;
-    if (names.has(name.toLowerCase())) {
+    const name = s.alias ?? path[path.length - 1]!;
+    if (s.alias) {
+      if (names.has(name.toLowerCase())) throw new RingqlError('invalid_parameter', `LQL select alias @${name} names two columns`, { param: 'lql' });
+      names.add(name.toLowerCase());
+      items.push({ kind: 'expr', expr, alias: name });
+    } else if (names.has(name.toLowerCase())) {
       const alias = path.join('_');
       names.add(alias.toLowerCase());
       items.push({ kind: 'expr', expr, alias });

@@ -2,7 +2,8 @@
 // `-field:v` is `field IS NULL OR NOT (field = v)`, so rows where the field is NULL are kept.
 
 import type { Expr, Literal, Query } from '../sql/ast.ts';
-import { syntaxError } from './read-terms.ts';
+import { syntaxError } from './syntax-error.ts';
+import { lastWindow, shorthandWindow } from './time-windows.ts';
 import type { FieldScope } from './field-scope.ts';
 import { expandPath } from './field-scope.ts';
 import { levelRange } from './levels.ts';
@@ -43,15 +44,10 @@ function positive(term: FilterTerm, scope: FieldScope): Positive {
       const ts = scope.column('timestamp', term.column);
       return { pred: compare(ts, term.op, literal(term.value), term.high && literal(term.high)) };
     }
-    case 'last': {
-      const ts = scope.column('timestamp', term.column);
-      const since = call('TIMESTAMP_SUB', call('CURRENT_TIMESTAMP'), {
-        kind: 'interval',
-        value: { kind: 'literal', type: 'int', value: term.amount },
-        unit: term.unit,
-      });
-      return { pred: { kind: 'binary', op: '>=', left: ts, right: since } };
-    }
+    case 'last':
+      return { pred: lastWindow(scope.column('timestamp', term.column), term.amount, term.unit) };
+    case 'shorthand':
+      return { pred: shorthandWindow(scope.column('timestamp', term.column), term.op, term.shorthand) };
     case 'field':
       return fieldPredicate(term, scope);
   }

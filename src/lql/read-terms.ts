@@ -4,16 +4,11 @@
 import type { CstElement, CstNode, IToken } from 'chevrotain';
 import { lqlLexer } from '../../grammar/lql-tokens.ts';
 import { lqlParser } from '../../grammar/lql-parser.ts';
-import { RingqlError } from '../core/errors.ts';
-import type { CompareOp, FieldOp, FilterTerm, LqlValue, Term, TimeUnit } from './terms.ts';
+import type { ChartAggregate, CompareOp, FieldOp, FilterTerm, LqlValue, Term, TimeUnit } from './terms.ts';
+import { syntaxError } from './syntax-error.ts';
+import { readTimeTerm } from './time-values.ts';
 
-const ISO = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)?(?:Z|[+-]\d{2}:?\d{2})?$/;
-
-/** LQL is normally one line; a multi-line text reports the line too (columns count per line). */
-export function syntaxError(column: number, message: string, line = 1): RingqlError {
-  const where = line === 1 ? `column ${column}` : `line ${line}, column ${column}`;
-  return new RingqlError('syntax_error', `LQL syntax error at ${where}: ${message}`, { line, column });
-}
+export { syntaxError };
 
 /** C0 control characters other than the whitespace \t \n \v \f \r, and DEL: never part of LQL. */
 const CONTROL = /[\x00-\x08\x0e-\x1f\x7f]/;
@@ -125,13 +120,10 @@ function readTerm(node: CstNode): Term {
       return { kind: 'source', name: token(body, 'Name')!.image, column };
     case 'selectTerm':
       notNegated('s:');
-      return { kind: 'select', path: token(body, 'Name')!.image.split('.'), column };
-    case 'chartTerm': {
+      return readSelect(body, column);
+    case 'chartTerm':
       notNegated('c:');
-      if (token(body, 'Count')) return { kind: 'count', column };
-      const unit = (['Minute', 'Hour', 'Day'] as const).find((u) => token(body, u))!;
-      return { kind: 'groupBy', unit: unit.toUpperCase() as TimeUnit, column };
-    }
+      return readChart(body, column);
     default:
       throw new Error(`unknown LQL rule ${body.name}`);
   }
@@ -181,26 +173,41 @@ function readValue(node: CstNode): LqlValue {
 }
 
 function readTime(node: CstNode, negated: boolean, column: number): FilterTerm {
-  const rel = token(node, 'Relative');
-  if (rel) {
-    const m = /^last@(\d+)(minute|hour|day)s?$/.exec(rel.image)!;
-    const amount = Number(m[1]);
-    if (!Number.isSafeInteger(amount)) throw syntaxError(rel.startColumn ?? column, `${m[1]} is too large`);
-    return { kind: 'last', amount, unit: m[2]!.toUpperCase() as TimeUnit, negated, column };
-  }
   const op = opOf(node) as CompareOp;
-  const value = readTimeValue(sub(node, 'low')!);
-  const highNode = sub(node, 'high');
-  if (!highNode) return { kind: 'time', op, value, negated, column };
-  return { kind: 'time', op, value, high: readTimeValue(highNode), negated, column };
+  const high = sub(node, 'high');
+  return readTimeTerm(timeToken(sub(node, 'low')!), high && timeToken(high), op, negated, column);
 }
 
-function readTimeValue(node: CstNode): LqlValue {
+/** A time value token, a quoted one unquoted. */
+function timeToken(node: CstNode): { kind: string; text: string; column: number } {
   const t = firstToken(node);
-  const column = t.startColumn ?? 1;
-  const text = t.tokenType.name === 'Quoted' ? unquote(t.image) : t.image;
-  if (!ISO.test(text)) throw syntaxError(column, `"${text}" is not an ISO 8601 timestamp such as 2024-01-15T05:00:00Z`);
-  return { kind: 'timestamp', value: text, raw: text, column };
+  const kind = t.tokenType.name;
+  return { kind, text: kind === 'Quoted' ? unquote(t.image) : t.image, column: t.startColumn ?? 1 };
+}
+
+/** `s:*`, `s:path`, `s:path@alias` (a blank `@` is an error, as in the reference). */
+function readSelect(node: CstNode, column: number): Term {
+  if (token(node, 'Star')) return { kind: 'select', path: [], column };
+  const at = token(node, 'SelectAlias');
+  if (at && at.image.length < 2) throw syntaxError(at.startColumn ?? column, 'a select alias needs a name after @ (s:path@alias)');
+  const path = token(node, 'Name')!.image.split('.');
+  return at ? { kind: 'select', path, alias: at.image.slice(1), column } : { kind: 'select', path, column };
+}
+
+/** `c:count(*)`, `c:<aggregate>(<path>)`, `c:group_by(t::<period>)`. */
+function readChart(node: CstNode, column: number): Term {
+  const period = token(node, 'Period');
+  if (period) {
+    const p = period.image.toLowerCase();
+    const unit = ({ s: 'SECOND', m: 'MINUTE', h: 'HOUR', d: 'DAY' } as Record<string, TimeUnit>)[p] ?? (p.toUpperCase() as TimeUnit);
+    return { kind: 'groupBy', unit, column };
+  }
+  const agg = token(node, 'Aggregate');
+  const field = token(node, 'ChartIdent') ?? token(node, 'TimeRef');
+  if (!agg && !field) return { kind: 'count', column };
+  // As the reference: `*` in any other aggregate stands for the timestamp (`c:max(*)`).
+  const fn = (agg ? agg.image.toLowerCase() : 'count') as ChartAggregate;
+  return { kind: 'aggregate', fn, path: field ? field.image.split('.') : ['timestamp'], column };
 }
 
 /** `"a \"b\" \\ c"` → `a "b" \ c`; other backslashes stay as written. */

@@ -14,7 +14,16 @@ export type CompareOp = '=' | '>' | '>=' | '<' | '<=';
 /** `~` regex; `@>` the array field contains the value; `@>~` it holds an element matching the regex. */
 export type FieldOp = CompareOp | '~' | '@>' | '@>~';
 
-export type TimeUnit = 'MINUTE' | 'HOUR' | 'DAY';
+export type TimeUnit = 'SECOND' | 'MINUTE' | 'HOUR' | 'DAY';
+
+/** Periods of the time shorthands (`this@week`, `last@3months`). */
+export type Period = TimeUnit | 'WEEK' | 'MONTH' | 'YEAR';
+
+/** `now`, `today`, `yesterday`, `this@<period>` (start of the period until now). */
+export type Shorthand = { name: 'now' | 'today' | 'yesterday' } | { name: 'this'; period: Period };
+
+/** The reference's chart aggregates: `c:sum(m.bytes)`, `c:p95(m.latency)`; `count` with a field too. */
+export type ChartAggregate = 'count' | 'countd' | 'avg' | 'sum' | 'max' | 'min' | 'p50' | 'p95' | 'p99';
 
 export type FilterTerm =
   | { kind: 'text'; text: string; negated: boolean; column: number }
@@ -24,11 +33,16 @@ export type FilterTerm =
   /** `t:` comparison against an ISO timestamp (or an inclusive range). */
   | { kind: 'time'; op: CompareOp; value: LqlValue; high?: LqlValue; negated: boolean; column: number }
   /** `t:last@N unit`. */
-  | { kind: 'last'; amount: number; unit: TimeUnit; negated: boolean; column: number };
+  | { kind: 'last'; amount: number; unit: Period; negated: boolean; column: number }
+  /** `t:today`, `t:this@week`, `t:now`: windows computed from the query's clock. */
+  | { kind: 'shorthand'; op: CompareOp; shorthand: Shorthand; negated: boolean; column: number };
 
 export type Term =
   | FilterTerm
   | { kind: 'source'; name: string; column: number }
-  | { kind: 'select'; path: string[]; column: number }
+  /** `s:path[@alias]`; `path` empty for `s:*`. */
+  | { kind: 'select'; path: string[]; alias?: string; column: number }
   | { kind: 'count'; column: number }
+  /** `c:<aggregate>(<path>)` (`c:count(*)` stays `count`). */
+  | { kind: 'aggregate'; fn: ChartAggregate; path: string[]; column: number }
   | { kind: 'groupBy'; unit: TimeUnit; column: number };

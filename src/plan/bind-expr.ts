@@ -205,25 +205,20 @@ export class ExprBinder {
     }
   }
 
-  /** Resolves a dotted name: range variable first, then an unqualified column, then outer scopes. */
+  /** Resolves a dotted name by `FromScope.resolve`'s rules, innermost scope first, then outer scopes. */
   private ident(e: Ident, ctx: ExprCtx): BExpr {
     const [first, ...rest] = e.parts as [string, ...string[]];
     for (let scope: FromScope | null = ctx.scope; scope; scope = scope.parent) {
-      const v = scope.findVar(first);
-      if (v) {
-        if (scope !== ctx.scope) this.correlated(e);
-        return this.fromVar(v, rest, e);
+      const hit = scope.resolve(first);
+      if (hit.k === 'none') continue;
+      if (hit.k === 'ambiguous') {
+        fail('ambiguous_name', `Column name ${first} is ambiguous: it is a ${hit.fields ? 'column or field' : 'column'} of ${hit.sources.join(' and ')}; qualify it, e.g. ${hit.sources[0]}.${first}`, e.pos);
       }
-      const hits = scope.findColumn(first);
-      if (hits.length > 1) {
-        fail('ambiguous_name', `Column name ${first} is ambiguous: it is a column of ${hits.map((h) => h.v.display).join(' and ')}; qualify it, e.g. ${hits[0]!.v.display}.${first}`, e.pos);
-      }
-      if (hits.length === 1) {
-        if (scope !== ctx.scope) this.correlated(e);
-        let out: BExpr = colRef(hits[0]!.col);
-        for (const f of rest) out = this.field(out, f, e.pos);
-        return out;
-      }
+      if (scope !== ctx.scope) this.correlated(e);
+      if (hit.k === 'var') return this.fromVar(hit.v, rest, e);
+      let out: BExpr = hit.k === 'column' ? colRef(hit.col) : this.field(colRef(hit.v.cols[0]!), hit.field, e.pos);
+      for (const f of rest) out = this.field(out, f, e.pos);
+      return out;
     }
     if (rest.length === 0) {
       const upper = first.toUpperCase();
@@ -255,7 +250,7 @@ export class ExprBinder {
     return out;
   }
 
-  private field(base: BExpr, name: string, pos: Pos | undefined): BExpr {
+  field(base: BExpr, name: string, pos: Pos | undefined): BExpr {
     const shape = base.type === 'ANY' ? recordShapeOf(base) : undefined;
     if (shape === 'ARRAY') {
       const what = base.k === 'field' ? base.name : 'an array';

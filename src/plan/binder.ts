@@ -11,6 +11,7 @@ import { columnIds, exprKey, mapChildren, originOf } from './expr-util.ts';
 import type { Catalog } from './catalog.ts';
 import { CteScope, FromScope, type RangeVar } from './scope.ts';
 import { commonType } from '../core/types.ts';
+import { elementFields } from './unnest-fields.ts';
 
 export interface BindOptions {
   catalog: Catalog;
@@ -259,17 +260,30 @@ export class Binder implements ExprBinderHost {
       const seen = new Set<string>();
       for (const v of vars) {
         // `a.*` lists all of a's columns; a bare `*` leaves out those a JOIN USING merged.
-        const cols = v.kind === 'value' ? [{ ...v.cols[0]!, name: v.display }] : v.cols.filter((c) => !(it.qualifier ? false : v.hidden?.has(c.id)) && !c.name.startsWith('$'));
-        for (const c of cols) {
+        for (const c of this.starColumns(v, !it.qualifier, it.pos)) {
           const l = c.name.toLowerCase();
           if (except.has(l)) { seen.add(l); continue; }
           const rep = replace.get(l);
-          out.push(rep ? { ast: rep, name: c.name } : { bound: colRef(v.kind === 'value' ? v.cols[0]! : c), name: c.name });
+          out.push(rep ? { ast: rep, name: c.name } : { bound: c.bound, name: c.name });
         }
       }
       for (const e of except) if (!seen.has(e)) fail('unknown_name', `Column ${e} in SELECT * EXCEPT list does not exist`, it.pos);
     }
     return out;
+  }
+
+  /**
+   * What `*` (or `v.*`) lists for one range variable: a table's columns (a bare `*` leaves out those a
+   * JOIN USING merged); an UNNEST of records of known fields, each field (BigQuery expands a value
+   * table of STRUCT); any other UNNEST, its one value.
+   */
+  private starColumns(v: RangeVar, bare: boolean, pos: Pos | undefined): { name: string; bound: BExpr }[] {
+    if (v.kind === 'value') {
+      const value = colRef(v.cols[0]!);
+      if (!v.fields) return [{ name: v.display, bound: value }];
+      return v.fields.map((f) => ({ name: f, bound: this.exprs.field(value, f, pos) }));
+    }
+    return v.cols.filter((c) => !(bare && v.hidden?.has(c.id)) && !c.name.startsWith('$')).map((c) => ({ name: c.name, bound: colRef(c) }));
   }
 
   /** GROUP BY item → the AST expression it groups by (ordinal, select alias, or itself). */
@@ -437,7 +451,8 @@ export class Binder implements ExprBinderHost {
     const elemOrigin = o && !o.element ? { scan: o.scan, path: o.path, element: true } : undefined;
     const name = alias ?? '$unnest';
     const col = this.newCol(name, 'ANY', elemOrigin);
-    scope.add({ names: alias ? [alias.toLowerCase()] : [], display: name, kind: 'value', cols: [col] });
+    const fields = elementFields(array);
+    scope.add({ names: alias ? [alias.toLowerCase()] : [], display: name, kind: 'value', cols: [col], ...(fields ? { fields } : {}) });
     let offsetCol: ColInfo | undefined;
     if (offsetAlias) {
       offsetCol = this.newCol(offsetAlias, 'INT64');

@@ -40,7 +40,20 @@ export interface RangeVar {
   cols: ColInfo[];
   /** Columns hidden from unqualified lookup (the right side of JOIN USING). */
   hidden?: Set<number>;
+  /**
+   * A value whose elements are records of known fields (an UNNEST of STRUCTs, BigQuery's value
+   * table): the field names, which unqualified names may read (see `FromScope.resolve`).
+   */
+  fields?: string[];
 }
+
+/** What an unqualified first name means in one FROM scope (`FromScope.resolve`). */
+export type NameHit =
+  | { k: 'var'; v: RangeVar }
+  | { k: 'column'; v: RangeVar; col: ColInfo }
+  | { k: 'field'; v: RangeVar; field: string }
+  | { k: 'ambiguous'; sources: string[]; fields: boolean }
+  | { k: 'none' };
 
 /** Columns of a range variable by lower-cased name, built once per variable (constant-time lookups). */
 const COLUMN_INDEX = new WeakMap<RangeVar, { cols: ColInfo[]; n: number; byName: Map<string, ColInfo[]> }>();
@@ -85,6 +98,38 @@ export class FromScope {
     }
     return out;
   }
+  /** Value range variables with a record field of this name (case-insensitive), and its spelling. */
+  findField(name: string): { v: RangeVar; field: string }[] {
+    const l = name.toLowerCase();
+    const out: { v: RangeVar; field: string }[] = [];
+    for (const v of this.vars) {
+      const f = v.fields?.find((x) => x.toLowerCase() === l);
+      if (f !== undefined) out.push({ v, field: f });
+    }
+    return out;
+  }
+
+  /**
+   * BigQuery's (ZetaSQL's NameScope) rules for the first name of a path, in this scope only:
+   * 1. a range variable (table alias, CTE or subquery alias, UNNEST alias) wins over any column or field;
+   * 2. else the columns of the FROM items and the fields of UNNESTed records (value tables) compete:
+   *    exactly one match is that column or field, two or more (two columns, two fields, or a column
+   *    and a field) is ambiguous;
+   * 3. no match: the caller tries the enclosing query's scope.
+   */
+  resolve(name: string): NameHit {
+    const v = this.findVar(name);
+    if (v) return { k: 'var', v };
+    const cols = this.findColumn(name);
+    const fields = this.findField(name);
+    if (cols.length + fields.length > 1) {
+      return { k: 'ambiguous', sources: [...cols.map((h) => h.v.display), ...fields.map((h) => h.v.display)], fields: fields.length > 0 };
+    }
+    if (cols.length === 1) return { k: 'column', v: cols[0]!.v, col: cols[0]!.col };
+    if (fields.length === 1) return { k: 'field', v: fields[0]!.v, field: fields[0]!.field };
+    return { k: 'none' };
+  }
+
   allCols(): ColInfo[] {
     return this.vars.flatMap((v) => v.cols.filter((c) => !v.hidden?.has(c.id)));
   }

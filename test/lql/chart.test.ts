@@ -50,9 +50,7 @@ describe('c: charts', () => {
   it('two different units → 400', () => {
     expect(errorOf(() => lql('c:count(*) c:group_by(t::minute) c:group_by(t::day)')).code).toBe('invalid_parameter');
   });
-  it('s: with a chart → 400', () => {
-    const e = errorOf(() => lql('c:count(*) s:id'));
-    expect(e.code).toBe('invalid_parameter');
-    expect(e.message).toMatch(/s:.*c:/);
+  it('s: with a chart is ignored: the chart wins, as in the sandboxed LQL of the reference', () => {
+    expect(lql('c:count(*) s:id s:m.request.path')).toEqual(lql('c:count(*)'));
   });
 });

@@ -45,7 +45,7 @@ describe('lexer modes', () => {
     expect(tokens('a:>1 a:>=1 a:<1 a:<=1 a:~1 a:1').filter((t) => t.startsWith('Op'))).toEqual(['OpGt::>', 'OpGte::>=', 'OpLt::<', 'OpLte::<=', 'OpRegex::~', 'OpEq::']);
   });
   it('chart mode', () => {
-    expect(tokens('c:group_by(t::hour)')).toEqual(['ChartKey:c:', 'GroupBy:group_by', 'LParen:(', 'TimeRef:t', 'DoubleColon:::', 'Hour:hour', 'RParen:)']);
+    expect(tokens('c:group_by(t::hour)')).toEqual(['ChartKey:c:', 'GroupBy:group_by', 'LParen:(', 'TimeRef:t', 'DoubleColon:::', 'Period:hour', 'RParen:)']);
   });
   it('a word with a colon after a non-identifier stays free text', () => {
     expect(tokens('12:30 a-b:c')).toEqual(['Word:12:30', 'Word:a-b:c']);
