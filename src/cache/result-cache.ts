@@ -112,8 +112,11 @@ export class ResultCache {
   private warmSkipped = 0;
   private sweeping = false;
 
-  /** `gate` (when given) is where timed warm runs take their slots. */
-  constructor(cfg: Partial<CacheConfig>, private readonly now: () => number, private readonly gate: QueryGate | null = null) {
+  /**
+   * `gate` (when given) is where timed warm runs take their slots; `hitNow` is the clock lookup() reads
+   * for freshness and Age (a timer-ticked one in the server; `now` by default).
+   */
+  constructor(cfg: Partial<CacheConfig>, private readonly now: () => number, private readonly gate: QueryGate | null = null, private readonly hitNow: () => number = now) {
     this.cfg = { ...DEFAULT_CACHE, ...cacheConfigFromEnv(), ...cfg };
     this.entries = new LRUMapWithDelete(this.cfg.maxEntries);
     this.kinds = new LRUMapWithDelete(this.cfg.maxEntries);
@@ -142,11 +145,7 @@ export class ResultCache {
     const key = cacheKey(prep.def.id, req, redact);
     if (this.kinds.get(key) !== 'result') {
       const memo = this.bucketMemos.get(key);
-      if (memo && memoHolds(memo, nowUs)) {
-        this.bucketHits++;
-        this.memoHits++;
-        return { ...this.response(memo.result, 'HIT', nowUs - memo.computedAt), cacheKind: 'bucket' };
-      }
+      if (memo && memoHolds(memo, nowUs)) return this.memoHit(memo, nowUs);
       const t0 = performance.now();
       const plan = planRequest(prep, req, ctx.catalog, nowUs, new WorkMeter(meterLimits(ctx.budget)));
       const shape = findBucketAggregate(plan);
@@ -165,7 +164,8 @@ export class ResultCache {
         } else {
           this.bucketMemos.delete(key);
         }
-        if (a.warm) { this.bucketHits++; return { ...this.response(r, 'HIT', 0), cacheKind: 'bucket', timings: r.timings }; }
+        r.rowsScanned += a.scanned;
+        if (a.warm) { this.bucketHits++; return { ...this.response(r, 'HIT', 0), cacheKind: 'bucket', timings: r.timings, rowsScanned: r.rowsScanned }; }
         this.computations++;
         return this.response(r, 'MISS', 0);
       }
@@ -208,10 +208,39 @@ export class ResultCache {
     }
   }
 
+  /**
+   * The answer when a cache holds it right now (a fresh result entry, or a bucket answer whose inputs
+   * have not changed), else null: synchronous, for the HTTP hit path; misses go through run().
+   */
+  lookup(prep: PreparedEndpoint, req: ResolvedRequest, redact: boolean): RunResponse | null {
+    if (prep.def.cache_duration_seconds <= 0) return null;
+    const key = cacheKey(prep.def.id, req, redact);
+    if (this.kinds.get(key) !== 'result') {
+      const memo = this.bucketMemos.get(key);
+      if (!memo) return null;
+      // A window start that moves with the clock is judged on the exact time, never a lagging tick.
+      const now = memo.offset === null ? this.hitNow() : this.now();
+      return memoHolds(memo, now) ? this.memoHit(memo, now) : null;
+    }
+    const now = this.hitNow();
+    const hit = this.entries.get(key);
+    if (!hit || now - hit.computedAt >= hit.ttlUs) return null;
+    hit.lastUsed = now;
+    this.hits++;
+    return this.response(hit.result, 'HIT', now - hit.computedAt);
+  }
+
+  private memoHit(memo: BucketMemo, nowUs: number): RunResponse {
+    this.bucketHits++;
+    this.memoHits++;
+    return { ...this.response(memo.result, 'HIT', nowUs - memo.computedAt), cacheKind: 'bucket' };
+  }
+
   private response(r: ExecuteResult, cache: 'HIT' | 'MISS', ageUs: number): RunResponse {
     const out: RunResponse = {
       body: r.body, rowCount: r.rowCount, truncated: r.truncated, cache,
       ageSeconds: Math.max(0, Math.floor(ageUs / 1_000_000)), timings: cache === 'HIT' ? [] : r.timings,
+      rowsScanned: cache === 'HIT' ? 0 : r.rowsScanned,
     };
     if (cache === 'HIT') out.cacheKind = 'result';
     return out;

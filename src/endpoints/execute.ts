@@ -117,6 +117,8 @@ export interface ExecuteResult {
   rowCount: number;
   truncated: boolean;
   timings: { name: string; ms: number }[];
+  /** Stored rows the scans read to compute it (X-Ringql-Rows-Scanned). */
+  rowsScanned: number;
 }
 
 export function executeRequest(prep: PreparedEndpoint, req: ResolvedRequest, redact: boolean, catalog: Catalog, nowUs: number, budget: Budget): ExecuteResult {
@@ -133,7 +135,7 @@ export function executePlan(plan: Plan, prep: PreparedEndpoint, redact: boolean,
   const body = redact && format !== 'csv' ? redactBody(r.body) : r.body;
   const timings = [{ name: 'plan', ms: planMs }, { name: 'exec', ms: t2 - t1 }];
   if (redact) timings.push({ name: 'redact', ms: performance.now() - t2 });
-  return { body, rowCount: r.rowCount, truncated: r.truncated, timings };
+  return { body, rowCount: r.rowCount, truncated: r.truncated, timings, rowsScanned: r.rowsScanned };
 }
 
 /**
@@ -167,7 +169,7 @@ export async function executePlanSliced(plan: Plan, prep: PreparedEndpoint, reda
   const body = redact && format !== 'csv' ? redactBody(r.body) : r.body;
   const timings = [{ name: 'plan', ms: planMs }, { name: 'exec', ms: t2 - t1 }];
   if (redact) timings.push({ name: 'redact', ms: performance.now() - t2 });
-  return { body, rowCount: r.rowCount, truncated: r.truncated, timings };
+  return { body, rowCount: r.rowCount, truncated: r.truncated, timings, rowsScanned: r.rowsScanned };
 }
 
 /** Redacts a UTF-8 body; the common case (nothing to redact) returns the same bytes. */

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { RingqlError } from '../core/errors.ts';
 import { nowMicros } from '../core/time.ts';
+import { tickNowMicros } from '../core/tick-clock.ts';
 import type { Store } from '../store/store.ts';
 import type { Catalog } from '../plan/catalog.ts';
 import type { Budget } from '../exec/context.ts';
@@ -67,7 +68,8 @@ export class EngineService implements QueryService {
     this.budget = opts.budget ?? budgetFromEnv();
     this.limits = opts.limits ?? limitsFromEnv();
     this.gate = new QueryGate(this.limits.maxConcurrentQueries);
-    this.cache = new ResultCache(opts.cache ?? {}, () => this.now(), this.gate);
+    // Hits read the timer-ticked clock unless a test gave its own.
+    this.cache = new ResultCache(opts.cache ?? {}, () => this.now(), this.gate, opts.nowMicros ?? tickNowMicros);
   }
 
   /**
@@ -133,6 +135,24 @@ export class EngineService implements QueryService {
     const resolved = resolveRequest(prep, req.params, this.limits, req.accepted === undefined ? 'json' : req.accepted);
     const redact = prep.def.redact_pii || req.redactHeader;
     const r = await this.cache.run(prep, resolved, redact, { catalog: this.catalog, budget: this.budget, gate: this.gate });
+    r.redacted = redact;
+    if (resolved.format) r.format = resolved.format;
+    return r;
+  }
+
+  runCached(req: RunRequest): RunResponse | null {
+    const id = isUuid(req.endpoint) ? req.endpoint.toLowerCase() : this.byName.get(req.endpoint.toLowerCase());
+    const prep = id ? this.byId.get(id) : undefined;
+    if (!prep || prep.def.cache_duration_seconds <= 0) return null;
+    let resolved: ReturnType<typeof resolveRequest>;
+    try {
+      resolved = resolveRequest(prep, req.params, this.limits, req.accepted === undefined ? 'json' : req.accepted);
+    } catch {
+      return null; // run() answers the error
+    }
+    const redact = prep.def.redact_pii || req.redactHeader;
+    const r = this.cache.lookup(prep, resolved, redact);
+    if (!r) return null;
     r.redacted = redact;
     if (resolved.format) r.format = resolved.format;
     return r;

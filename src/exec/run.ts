@@ -30,6 +30,8 @@ export interface JsonResult {
   rowCount: number;
   truncated: boolean;
   rowsProcessed: number;
+  /** Stored rows the scans read. */
+  rowsScanned: number;
 }
 
 const STORED_ORDER = ['id', 'timestamp', 'event_message', 'metadata'];
@@ -107,7 +109,7 @@ class JsonRun {
 
   result(): JsonResult {
     if (!this.finished) throw new Error('internal: JsonRun.result() before the run finished');
-    return { body: this.out.finish(), rowCount: this.rows, truncated: this.truncated, rowsProcessed: this.ctx.rowsProcessed };
+    return { body: this.out.finish(), rowCount: this.rows, truncated: this.truncated, rowsProcessed: this.ctx.rowsProcessed, rowsScanned: this.ctx.scanned };
   }
 }
 

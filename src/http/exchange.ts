@@ -44,6 +44,8 @@ export class Exchange {
     readonly info: RequestInfo,
     private readonly extraHeaders: readonly [string, string][],
     private readonly onFinish: () => void,
+    /** performance.now() when the request arrived, for X-Ringql-Elapsed-Us. */
+    private readonly startedAt = performance.now(),
   ) {
     this.bodyConsumed = !announcesBody(info);
     res.onAborted(() => {
@@ -158,6 +160,7 @@ export class Exchange {
       // http://10.0.0.5:3000 must stay intact or browsers would refuse redacted answers.
       for (const [k, v] of this.extraHeaders) this.res.writeHeader(k, v);
       if (reply.headers) for (const [k, v] of reply.headers) this.res.writeHeader(k, v);
+      this.res.writeHeader('X-Ringql-Elapsed-Us', elapsedUs(this.startedAt));
       if (reply.body === undefined) {
         // Without arguments uWS writes no Content-Length, as a 204 must; (undefined, close) is not accepted.
         if (close) this.res.endWithoutBody(0, true);
@@ -193,6 +196,11 @@ export function redactReply(reply: Reply): Reply {
     out.bodyRedacted = true;
   }
   return out;
+}
+
+/** Whole µs since `startedAt` (a performance.now() reading), as header text. */
+export function elapsedUs(startedAt: number): string {
+  return String(Math.max(0, Math.round((performance.now() - startedAt) * 1000)));
 }
 
 /** Longest wait between two checks of a body's deadline, so an event-loop stall is measured to within it. */

@@ -1,7 +1,7 @@
 // The shape every route shares: what access it needs, whether it reads a body, and a handler that
 // gets a copied request (never the uWS objects) and answers a Reply or throws.
 
-import type { QueryService } from '../endpoints/service-types.ts';
+import type { QueryService, RunRequest } from '../endpoints/service-types.ts';
 import type { Access } from './auth.ts';
 import type { RequestKind } from './http-limits.ts';
 import type { Reply } from './reply.ts';
@@ -26,4 +26,9 @@ export interface Route {
   /** Whose in-flight slots it takes (default `other`); `unlimited` takes none (`/health`, never shed). */
   kind?: RequestKind | 'unlimited';
   handle(ctx: RouteContext): Reply | Promise<Reply>;
+  /** For routes a cache may answer synchronously (running a saved query): the request to look up. */
+  hitRequest?(ctx: HitContext): RunRequest;
 }
+
+/** What the synchronous hit path knows of a request before it looks the answer up. */
+export type HitContext = Pick<RouteContext, 'info' | 'params' | 'query'>;

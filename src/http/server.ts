@@ -14,6 +14,7 @@ import type { Reply } from './reply.ts';
 import { copyRequest } from './request-info.ts';
 import { buildRouter } from './routes.ts';
 import { loadUws } from './uws.ts';
+import { makeHitPath } from './hit-path.ts';
 
 export { assertNativeUws } from './uws.ts';
 
@@ -69,10 +70,15 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   };
 
   const app = uws.App();
+  const answerHit = makeHitPath(cfg, baseHeaders);
   app.any('/*', (res, req) => {
+    const startedAt = performance.now();
+    const info = copyRequest(req);
+    // A cached answer is written before this handler returns; a closing server answers with Connection: close.
+    if (!closing && answerHit(res, info, startedAt)) return;
     // Counted for the graceful close only; shedding is per kind, in dispatch (admission.ts).
     inflight++;
-    const ex = new Exchange(res, copyRequest(req), baseHeaders, finished);
+    const ex = new Exchange(res, info, baseHeaders, finished, startedAt);
     let pending: Promise<Reply>;
     try {
       pending = dispatch(ex, cfg);
