@@ -7,6 +7,7 @@ import { LRUMapWithDelete } from 'mnemonist';
 import type { PreparedEndpoint } from '../endpoints/prepare.ts';
 import { executePlan, executeRequestSliced, planRequest, type ExecuteResult, type ResolvedRequest } from '../endpoints/execute.ts';
 import type { QueryGate } from './query-gate.ts';
+import type { BodyStream } from '../exec/body-stream.ts';
 import type { RunResponse } from '../endpoints/service-types.ts';
 import type { Catalog } from '../plan/catalog.ts';
 import { meterLimits, type Budget } from '../exec/context.ts';
@@ -130,14 +131,15 @@ export class ResultCache {
    * Answers one request. Time-bucket aggregations come from the bucket cache (always current);
    * other answers from the result cache when fresh, else computed once per key however many wait.
    */
-  async run(prep: PreparedEndpoint, req: ResolvedRequest, redact: boolean, ctx: RunContext): Promise<RunResponse> {
+  async run(prep: PreparedEndpoint, req: ResolvedRequest, redact: boolean, ctx: RunContext, stream?: BodyStream): Promise<RunResponse> {
     const nowUs = this.now();
     const ttlUs = prep.def.cache_duration_seconds * 1_000_000;
     if (ttlUs <= 0) {
+      // Only an answer nobody keeps may stream: a cached one is held whole anyway.
       const release = ctx.gate.enter();
       try {
         this.computations++;
-        return this.response(await executeRequestSliced(prep, req, redact, ctx.catalog, nowUs, ctx.budget), 'MISS', 0);
+        return this.response(await executeRequestSliced(prep, req, redact, ctx.catalog, nowUs, ctx.budget, stream), 'MISS', 0);
       } finally {
         release();
       }
@@ -242,6 +244,7 @@ export class ResultCache {
       ageSeconds: Math.max(0, Math.floor(ageUs / 1_000_000)), timings: cache === 'HIT' ? [] : r.timings,
       rowsScanned: cache === 'HIT' ? 0 : r.rowsScanned,
     };
+    if (r.streamed) out.streamed = true;
     if (cache === 'HIT') out.cacheKind = 'result';
     return out;
   }

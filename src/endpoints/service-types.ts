@@ -3,6 +3,7 @@
 
 import type { SchemaField } from '../store/types.ts';
 import type { OutputFormat } from '../exec/sinks/row-sink.ts';
+import type { BodyStream } from '../exec/body-stream.ts';
 
 export type { OutputFormat };
 
@@ -61,6 +62,8 @@ export interface RunRequest {
    * parameter decides); absent = json.
    */
   accepted?: OutputFormat | null;
+  /** Where a large uncached body may go in chunks as it is made (the HTTP response); absent = whole. */
+  stream?: BodyStream;
 }
 
 export interface RunResponse {
@@ -78,6 +81,8 @@ export interface RunResponse {
   timings: { name: string; ms: number }[];
   /** Stored rows read to make this answer (0 for an answer taken from a cache as it was); absent = 0. */
   rowsScanned?: number;
+  /** The body went out through `stream` already; `body` is only its last piece. */
+  streamed?: boolean;
   /**
    * The body was produced with redaction on (endpoint `redact_pii` or the header): the service sets
    * it to its effective flag, so the HTTP layer need not scan an already redacted body again.

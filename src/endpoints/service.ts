@@ -134,7 +134,7 @@ export class EngineService implements QueryService {
     const prep = this.resolve(req.endpoint);
     const resolved = resolveRequest(prep, req.params, this.limits, req.accepted === undefined ? 'json' : req.accepted);
     const redact = prep.def.redact_pii || req.redactHeader;
-    const r = await this.cache.run(prep, resolved, redact, { catalog: this.catalog, budget: this.budget, gate: this.gate });
+    const r = await this.cache.run(prep, resolved, redact, { catalog: this.catalog, budget: this.budget, gate: this.gate }, req.stream);
     r.redacted = redact;
     if (resolved.format) r.format = resolved.format;
     return r;

@@ -12,6 +12,7 @@ import type { ScanRow } from './scan-row.ts';
 import type { Value } from './values.ts';
 import { makeSink } from './sinks/make-sink.ts';
 import type { OutputFormat, RowSink } from './sinks/row-sink.ts';
+import { STREAM_START_BYTES, type BodyStream } from './body-stream.ts';
 
 
 export interface RunOptions {
@@ -22,6 +23,8 @@ export interface RunOptions {
   format?: OutputFormat;
   /** Redact string values as they are written (only formats that are not JSON text use it: CSV). */
   redact?: boolean;
+  /** Where a body past STREAM_START_BYTES goes in chunks (sliced runs only); absent = built whole. */
+  stream?: BodyStream;
 }
 
 export interface JsonResult {
@@ -32,6 +35,8 @@ export interface JsonResult {
   rowsProcessed: number;
   /** Stored rows the scans read. */
   rowsScanned: number;
+  /** The body went to `stream` in chunks: `body` is only its last piece. */
+  streamed?: boolean;
 }
 
 const STORED_ORDER = ['id', 'timestamp', 'event_message', 'metadata'];
@@ -102,6 +107,16 @@ class JsonRun {
     return false;
   }
 
+  /** Body bytes made since the last take(). */
+  get pending(): number {
+    return this.out.pending;
+  }
+
+  /** The body made since the last take() (the run stands between rows). */
+  take(): Buffer {
+    return this.out.take();
+  }
+
   private finish(): true {
     this.finished = true;
     return true;
@@ -154,7 +169,9 @@ export async function runToJsonSliced(plan: Plan, opts: RunOptions, ctx: ExecCon
 
 async function slicedRun(plan: Plan, opts: RunOptions, ctx: ExecContext, sliceMs: number): Promise<JsonResult> {
   const m = ctx.meter;
+  const stream = opts.stream;
   let run: JsonRun | null = null;
+  let streamed = false;
   for (;;) {
     const done = withMeter(m, () => {
       m.startSlice(sliceMs);
@@ -163,11 +180,19 @@ async function slicedRun(plan: Plan, opts: RunOptions, ctx: ExecContext, sliceMs
       return false;
     });
     if (done) break;
+    // A body that outgrew one piece goes out as it is made, and the run waits for the client to take it.
+    if (stream && (streamed || run!.pending >= STREAM_START_BYTES)) {
+      streamed = true;
+      await stream.push(run!.take(), opts.format ?? 'json');
+    }
     await yieldToEventLoop();
+    stream?.check();
     m.check();
   }
   m.stopSlicing();
-  return withMeter(m, () => run!.result());
+  const r = withMeter(m, () => run!.result());
+  if (streamed) r.streamed = true;
+  return r;
 }
 
 /** Lets pending I/O callbacks (other requests) run before the next slice. */

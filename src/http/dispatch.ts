@@ -14,6 +14,7 @@ import { parseFormQuery } from './form-params.ts';
 import type { Reply } from './reply.ts';
 import type { Route, RouteContext } from './route.ts';
 import type { Router } from './router.ts';
+import { responseStream } from './response-stream.ts';
 
 export interface DispatchConfig {
   service: QueryService;
@@ -58,6 +59,7 @@ export function dispatch(ex: Exchange, cfg: DispatchConfig): Promise<Reply> {
       ex.redacted = true;
     },
   };
+  if (info.method !== 'HEAD') ctx.openStream = (head) => responseStream(ex, head);
   if (!m.route.readsBody) return Promise.resolve(m.route.handle(ctx));
   const declared = info.contentLength === '' ? 0 : Number(info.contentLength);
   if (declared > cfg.maxBodyBytes) throw tooLarge(cfg.maxBodyBytes);

@@ -5,6 +5,8 @@ import type { QueryService, RunRequest } from '../endpoints/service-types.ts';
 import type { Access } from './auth.ts';
 import type { RequestKind } from './http-limits.ts';
 import type { Reply } from './reply.ts';
+import type { BodyStream } from '../exec/body-stream.ts';
+import type { OutputFormat } from '../exec/sinks/row-sink.ts';
 import type { RequestInfo } from './request-info.ts';
 
 export interface RouteContext {
@@ -18,6 +20,8 @@ export interface RouteContext {
   service: QueryService;
   /** Turns redaction on for everything this request sends back (body strings and headers, errors included). */
   markRedacted(): void;
+  /** A stream to this response for a body too large to build whole (absent for HEAD); `head` gives its head per format. */
+  openStream?(head: (format: OutputFormat) => Reply): BodyStream;
 }
 
 export interface Route {

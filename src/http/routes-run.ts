@@ -3,7 +3,7 @@
 // made it, with metadata headers.
 
 import { RingqlError } from '../core/errors.ts';
-import type { RunRequest, RunResponse } from '../endpoints/service-types.ts';
+import type { OutputFormat, RunRequest, RunResponse } from '../endpoints/service-types.ts';
 import { parseJsonObject } from './json-body.ts';
 import type { Reply } from './reply.ts';
 import type { HitContext, Route, RouteContext } from './route.ts';
@@ -45,13 +45,26 @@ function runRequest(ctx: HitContext & { body?: Buffer | null }): RunRequest {
 async function runEndpoint(ctx: RouteContext): Promise<Reply> {
   // Before anything can fail: an error of this request (a CAST quoting a row) is redacted too.
   if (ctx.info.redactHeader || ctx.service.endpointRedacts(ctx.params.idOrName!)) ctx.markRedacted();
-  return runReply(await ctx.service.run(runRequest(ctx)));
+  const req = runRequest(ctx);
+  if (ctx.openStream) req.stream = ctx.openStream(streamHead);
+  return runReply(await ctx.service.run(req));
 }
 
 /** The 200 answer of a run, without the per-request X-Ringql-Elapsed-Us (Exchange.send adds it). */
 export function runReply(r: RunResponse): Reply {
   const reply: Reply = { status: 200, body: r.body, headers: runHeaders(r), bodyRedacted: r.redacted === true };
   if (r.format && r.format !== 'json') reply.contentType = CONTENT_TYPES[r.format];
+  if (r.streamed) reply.streamed = true;
+  return reply;
+}
+
+/**
+ * The head of a streamed answer (computed now, its rows still coming): what is not known before the
+ * last row — X-Row-Count, X-Truncated, Server-Timing, X-Ringql-Rows-Scanned — cannot be in it.
+ */
+function streamHead(format: OutputFormat): Reply {
+  const reply: Reply = { status: 200, headers: [['X-Cache', 'MISS'], ['Age', '0'], ['Vary', 'Accept']], bodyRedacted: true };
+  if (format !== 'json') reply.contentType = CONTENT_TYPES[format];
   return reply;
 }
 
