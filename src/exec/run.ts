@@ -72,6 +72,9 @@ class JsonRun {
   private readonly vals: Value[];
   private readonly out: RowSink;
   private preload = 0;
+  /** The operator's current batch and the next row of it to write. */
+  private batch: unknown[] | null = null;
+  private at = 0;
   private rows = 0;
   private truncated = false;
   private finished = false;
@@ -86,24 +89,33 @@ class JsonRun {
     sink.begin(plan.cols.map((c) => ({ name: c.name, timestamp: c.type === 'TIMESTAMP' })));
   }
 
-  /** Does one unit of work (a subquery batch, or one batch of result rows); true when the body is complete. */
+  /**
+   * Does one unit of work (a subquery batch, or up to ROWS_PER_STEP rows of the current batch), so a
+   * slice or a streamed chunk can end between rows; true when the body is complete.
+   */
   step(): boolean {
     const pre = this.ctx.preloads;
     if (this.preload < pre.length) {
       if (pre[this.preload]!.step()) this.preload++;
       return false;
     }
-    const b = this.op.next();
-    if (b === null) return this.finish();
-    const { out, splice, accs, cap, vals } = this;
-    for (const r of b) {
+    if (this.batch === null || this.at >= this.batch.length) {
+      this.batch = this.op.next();
+      this.at = 0;
+      if (this.batch === null) return this.finish();
+    }
+    const { out, splice, accs, cap, vals, batch } = this;
+    const end = Math.min(batch.length, this.at + ROWS_PER_STEP);
+    for (let j = this.at; j < end; j++) {
+      const r = batch[j];
       if (cap !== null && this.rows >= cap) { this.truncated = true; return this.finish(); }
       this.rows++;
       if (splice) { out.rowBytes(splice(r).jsonBytes()); continue; }
       for (let i = 0; i < accs.length; i++) vals[i] = accs[i]!(r);
       out.row(vals);
     }
-    this.ctx.meter.tick(b.length);
+    this.ctx.meter.tick(end - this.at);
+    this.at = end;
     return false;
   }
 
@@ -152,6 +164,12 @@ export function asLimitError(err: unknown): unknown {
   return err;
 }
 
+/** Rows written per step, so slices and streamed chunks end between rows of a large batch. */
+const ROWS_PER_STEP = 256;
+
+/** Once a body streams, a chunk goes out whenever this much is made, even inside a slice. */
+export const STREAM_CHUNK_BYTES = 1024 * 1024;
+
 /** How long one slice of a query may hold the event loop before it yields (ms). */
 export const SLICE_MS = 8;
 
@@ -176,7 +194,9 @@ async function slicedRun(plan: Plan, opts: RunOptions, ctx: ExecContext, sliceMs
     const done = withMeter(m, () => {
       m.startSlice(sliceMs);
       run ??= new JsonRun(plan, opts.maxRows, ctx, makeSink(opts.format ?? 'json', opts.redact));
-      while (!m.sliceDue) if (run.step()) return true;
+      // A streaming run also stops at a full chunk, so no more than one chunk is held at a time.
+      const chunkAt = !stream ? Infinity : streamed ? STREAM_CHUNK_BYTES : STREAM_START_BYTES;
+      while (!m.sliceDue && run.pending < chunkAt) if (run.step()) return true;
       return false;
     });
     if (done) break;
