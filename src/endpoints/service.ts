@@ -12,7 +12,7 @@ import type { Budget } from '../exec/context.ts';
 import { DEFAULT_BUDGET } from '../exec/context.ts';
 import { applyInput, isUuid, type EndpointDef } from './definition.ts';
 import { loadEndpoint, prepareEndpoint, type PreparedEndpoint } from './prepare.ts';
-import { resolveRequest } from './execute.ts';
+import { resolveRequest, type ResolvedRequest } from './execute.ts';
 import { catalogFromStore } from './store-catalog.ts';
 import { deleteStored, loadBuiltins, loadStored, removeTempFiles, saveStored, type StoredFile } from './endpoint-files.ts';
 import { ResultCache, type CacheConfig } from '../cache/result-cache.ts';
@@ -24,7 +24,7 @@ import { encodeBatch, stampBatch } from '../durable/batch-record.ts';
 import { DEFAULT_METER_LIMITS } from '../core/work-meter.ts';
 import { limitsFromEnv, type Limits } from '../core/limits.ts';
 import type {
-  EndpointInfo, EndpointInput, IngestResponse, QueryService, RunRequest, RunResponse, SourceInfo,
+  EndpointInfo, EndpointInput, IngestResponse, OutputFormat, QueryService, RunRequest, RunResponse, SourceInfo,
 } from './service-types.ts';
 import type { SchemaField } from '../store/types.ts';
 import type { SourceStore } from '../store/source-store.ts';
@@ -61,6 +61,8 @@ export class EngineService implements QueryService {
   private wal: Wal | null = null;
   private recovery: RecoveryReport | null = null;
   private readonly started = Date.now();
+  /** runCached's resolved requests per parameter map (validation is pure: same endpoint, values and format, same result). */
+  private readonly resolvedByParams = new WeakMap<ReadonlyMap<string, string>, { prep: PreparedEndpoint; accepted: OutputFormat | null; resolved: ResolvedRequest }>();
 
   constructor(private readonly opts: ServiceOptions) {
     this.catalog = catalogFromStore(opts.store);
@@ -144,12 +146,18 @@ export class EngineService implements QueryService {
     const id = isUuid(req.endpoint) ? req.endpoint.toLowerCase() : this.byName.get(req.endpoint.toLowerCase());
     const prep = id ? this.byId.get(id) : undefined;
     if (!prep || prep.def.cache_duration_seconds <= 0) return null;
-    let resolved: ReturnType<typeof resolveRequest>;
-    try {
-      resolved = resolveRequest(prep, req.params, this.limits, req.accepted === undefined ? 'json' : req.accepted);
-    } catch {
-      return null; // run() answers the error
+    const accepted = req.accepted === undefined ? 'json' : req.accepted;
+    // The hit path passes one parameter map per URL: what it resolved to is reused while the endpoint is the same object.
+    let memo = this.resolvedByParams.get(req.params);
+    if (!memo || memo.prep !== prep || memo.accepted !== accepted) {
+      try {
+        memo = { prep, accepted, resolved: resolveRequest(prep, req.params, this.limits, accepted) };
+      } catch {
+        return null; // run() answers the error
+      }
+      this.resolvedByParams.set(req.params, memo);
     }
+    const resolved = memo.resolved;
     const redact = prep.def.redact_pii || req.redactHeader;
     const r = this.cache.lookup(prep, resolved, redact);
     if (!r) return null;

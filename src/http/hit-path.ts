@@ -12,6 +12,7 @@ import { MAX_HEADER_BYTES, MAX_HEADER_COUNT } from './http-limits.ts';
 import { parseFormQuery } from './form-params.ts';
 import { announcesBody, type RequestInfo } from './request-info.ts';
 import { runReply } from './routes-run.ts';
+import type { Route } from './route.ts';
 
 /**
  * A cached answer's response head in three pieces around its two per-request values, Age and
@@ -33,10 +34,11 @@ export type HitAnswerer = (res: HttpResponse, info: RequestInfo, startedAt: numb
 /** The hit path of one server; `baseHeaders` are the headers of every response (CORS). */
 export function makeHitPath(cfg: DispatchConfig, baseHeaders: readonly [string, string][]): HitAnswerer {
   const heads = new WeakMap<Buffer, EncodedHead>();
+  const urls = new Map<string, ParsedUrl | null>();
   const runCached = cfg.service.runCached?.bind(cfg.service);
   if (!runCached) return () => false;
   return (res, info, startedAt) => {
-    const r = lookUp(cfg, info, runCached);
+    const r = lookUp(cfg, urls, info, runCached);
     if (!r) return false;
     let head = heads.get(r.body);
     if (!head || !sameHead(head.of, r)) {
@@ -53,22 +55,45 @@ export function makeHitPath(cfg: DispatchConfig, baseHeaders: readonly [string, 
   };
 }
 
+/** A URL's route and decoded query, kept because dashboards ask the same URLs over and over. */
+interface ParsedUrl {
+  route: Route;
+  params: Record<string, string>;
+  query: Map<string, string>;
+}
+
+/** URLs remembered at most (the memo starts over when full), and the longest one remembered. */
+const MAX_URLS = 4096;
+const MAX_REMEMBERED_URL = 512;
+
+/** The route and query of a URL that has a hit path, or null; remembered per URL (routes never change). */
+function parseUrl(cfg: DispatchConfig, urls: Map<string, ParsedUrl | null>, info: RequestInfo): ParsedUrl | null {
+  const url = info.query === '' ? info.path : `${info.path}?${info.query}`;
+  const known = urls.get(url);
+  if (known !== undefined) return known;
+  const m = cfg.router.match('GET', info.path);
+  const parsed = m.kind === 'found' && m.route.hitRequest ? { route: m.route, params: m.params, query: parseFormQuery(info.query) } : null;
+  if (url.length > MAX_REMEMBERED_URL) return parsed;
+  if (urls.size >= MAX_URLS) urls.clear();
+  urls.set(url, parsed);
+  return parsed;
+}
+
 /** The cached answer of a plain, authorised GET run, or null (then dispatch() decides everything). */
-function lookUp(cfg: DispatchConfig, info: RequestInfo, runCached: (req: RunRequest) => RunResponse | null): RunResponse | null {
+function lookUp(cfg: DispatchConfig, urls: Map<string, ParsedUrl | null>, info: RequestInfo, runCached: (req: RunRequest) => RunResponse | null): RunResponse | null {
   if (info.method !== 'GET' || info.urlBytes > cfg.maxUrlBytes || announcesBody(info)) return null;
   if (info.headerBytes > MAX_HEADER_BYTES || info.headerCount > MAX_HEADER_COUNT) return null;
-  const m = cfg.router.match('GET', info.path);
-  if (m.kind !== 'found' || !m.route.hitRequest) return null;
   try {
-    const query = parseFormQuery(info.query);
-    authorize(cfg.tokens, presentedToken(info.authorization, info.apiKey, query), m.route.access);
+    const u = parseUrl(cfg, urls, info);
+    if (!u) return null;
+    authorize(cfg.tokens, presentedToken(info.authorization, info.apiKey, u.query), u.route.access);
     // The slot is taken and given back at once: a full server still sheds as dispatch() would.
-    const kind = m.route.kind ?? 'other';
+    const kind = u.route.kind ?? 'other';
     if (kind !== 'unlimited') {
       cfg.admission.admit(kind);
       cfg.admission.release(kind);
     }
-    return runCached(m.route.hitRequest({ info, params: m.params, query }));
+    return runCached(u.route.hitRequest!({ info, params: u.params, query: u.query }));
   } catch {
     return null; // the async path answers the same error
   }

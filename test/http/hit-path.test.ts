@@ -174,6 +174,19 @@ describe('the synchronous hit path', () => {
     expect(total).toBe(4);
   });
 
+  it('never answers from what an endpoint was before it changed', async () => {
+    await service.createEndpoint({ name: 'hit.changing', query: "select 'old' as v", cache_duration_seconds: 60, proactive_requerying_seconds: 0 });
+    const path = '/api/endpoints/query/hit.changing';
+    await get(fast, path);
+    expect(header(await get(fast, path), 'X-Cache')).toBe('HIT');
+    await service.updateEndpoint('hit.changing', { query: "select 'new' as v, @k as k", params: [{ name: 'k', required: true }] });
+    const after = await get(fast, path);
+    // The new definition requires k: the URL that was a hit is now the 400 the new rules give.
+    expect(after.status).toBe(400);
+    const fixed = await get(fast, `${path}?k=1`);
+    expect(JSON.parse(fixed.body.toString())).toEqual({ result: [{ v: 'new', k: '1' }] });
+  });
+
   it('leaves errors, misses and HEAD to the async path', async () => {
     const before = runs;
     expect((await get(fast, '/api/endpoints/query/hit.rows', { Accept: 'image/png' })).status).toBe(406);
