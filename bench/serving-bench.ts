@@ -14,6 +14,8 @@ import { ensureWrk, luaScript, wrk, type WrkFigure } from './serving-load.ts';
 const TOKEN = 'bench-token';
 const SECONDS = Number(process.argv[2] ?? 8);
 const EVENTS = 100_000;
+/** Enough for 10 000 edge rows (about a third of the demo events are edge events). */
+const MEMORY_EVENTS = 40_000;
 const CONNECTIONS = 32;
 const root = new URL('..', import.meta.url).pathname;
 const tmp = mkdtempSync(join(tmpdir(), 'ringql-serving-'));
@@ -36,13 +38,13 @@ async function api(base: string, path: string, init: RequestInit = {}): Promise<
   return { status: r.status, body: Buffer.from(await r.arrayBuffer()), headers: r.headers };
 }
 
-async function ingest(base: string): Promise<void> {
+async function ingest(base: string, events: number): Promise<void> {
   const batches = new Map<string, unknown[]>();
   const send = async (source: string, batch: unknown[]): Promise<void> => {
     const r = await api(base, `/api/logs?source_name=${encodeURIComponent(source)}`, { method: 'POST', body: JSON.stringify(batch) });
     if (r.status !== 200) throw new Error(`ingest ${r.status}: ${r.body.toString().slice(0, 200)}`);
   };
-  for (const { source, event } of generateEvents({ events: EVENTS, projects: 5, days: 7, seed: 42, endUs: Date.now() * 1000 })) {
+  for (const { source, event } of generateEvents({ events, projects: 5, days: 7, seed: 42, endUs: Date.now() * 1000 })) {
     let b = batches.get(source);
     if (!b) batches.set(source, (b = []));
     b.push(event);
@@ -74,15 +76,33 @@ async function rssGrowth(pid: number, base: string, path: string, accept: string
   return { growthMiB: (kib('VmHWM') - before) / 1024, bodyMiB: r.body.length / 2 ** 20, streamed: r.headers.get('content-length') === null };
 }
 
+/** A ringql server on core 0 holding `events` demo events, ingested over HTTP. */
+async function startServer(events: number): Promise<{ server: ChildProcess; base: string }> {
+  const port = await freePort();
+  say(`starting ringql on core 0 (port ${port}), ${events} events`);
+  const server = await startPinned(['src/main.ts'], { PORT: String(port), HOST: '127.0.0.1', RINGQL_DEMO: '0', RINGQL_ACCESS_TOKENS: TOKEN, RINGQL_STATE_DIR: join(tmp, `state-${port}`) }, /ringql listening on/);
+  const base = `http://127.0.0.1:${port}`;
+  await ingest(base, events);
+  return { server, base };
+}
+
+/** The growth of one answer, each in a fresh server (memory a previous answer freed would hide it). */
+async function memoryRun(endpoint: { name: string; cache_duration_seconds: number }, accept: string): Promise<{ growthMiB: number; bodyMiB: number; streamed: boolean }> {
+  const { server, base } = await startServer(MEMORY_EVENTS);
+  try {
+    const def = { ...endpoint, query: 'select id, timestamp, event_message, metadata from `edge.logs.prod`', max_limit: 10000 };
+    await api(base, '/api/endpoints', { method: 'POST', body: JSON.stringify(def) });
+    return await rssGrowth(server.pid!, base, `/api/endpoints/query/${endpoint.name}`, accept);
+  } finally {
+    server.kill('SIGTERM');
+  }
+}
+
 async function main(): Promise<void> {
   await ensureWrk();
-  const port = await freePort();
-  say(`starting ringql on core 0 (port ${port}), ${EVENTS} events`);
-  const server = await startPinned(['src/main.ts'], { PORT: String(port), HOST: '127.0.0.1', RINGQL_DEMO: '0', RINGQL_ACCESS_TOKENS: TOKEN, RINGQL_STATE_DIR: join(tmp, 'state') }, /ringql listening on/);
-  const base = `http://127.0.0.1:${port}`;
+  const { server, base } = await startServer(EVENTS);
   const lines: string[] = [];
   try {
-    await ingest(base);
     const project = 'default';
     const cached = `/api/endpoints/query/usage.api-counts?interval=hourly&project=${project}`;
     const logs = `/api/endpoints/query/logs.all?project=${project}`;
@@ -100,13 +120,12 @@ async function main(): Promise<void> {
     const target = fig.cached.reqPerSec / 2;
     const delay = luaScript(tmp, { delayMs: (16 * 1000) / target });
     const half = await wrk(base + cached, { seconds: SECONDS, connections: 16, core: 1, token: TOKEN, serverPid: server.pid!, script: delay });
-    const big = { name: 'bench.stream', query: 'select id, timestamp, event_message, metadata from `edge.logs.prod`', max_limit: 10000, cache_duration_seconds: 0 };
-    await api(base, '/api/endpoints', { method: 'POST', body: JSON.stringify(big) });
-    await api(base, '/api/endpoints', { method: 'POST', body: JSON.stringify({ ...big, name: 'bench.whole', cache_duration_seconds: 60 }) });
+    server.kill('SIGTERM');
+    const streamed = { name: 'bench.stream', cache_duration_seconds: 0 };
     const mem = {
-      ndjson: await rssGrowth(server.pid!, base, '/api/endpoints/query/bench.stream', 'application/x-ndjson'),
-      csv: await rssGrowth(server.pid!, base, '/api/endpoints/query/bench.stream', 'text/csv'),
-      whole: await rssGrowth(server.pid!, base, '/api/endpoints/query/bench.whole', 'application/x-ndjson'),
+      ndjson: await memoryRun(streamed, 'application/x-ndjson'),
+      csv: await memoryRun(streamed, 'text/csv'),
+      whole: await memoryRun({ name: 'bench.whole', cache_duration_seconds: 60 }, 'application/x-ndjson'),
     };
     lines.push(...report(fig.cached, fig.cachedRaw, logsFig, logsRaw, half, target, mem, c.body.length, l.body.length));
   } finally {
@@ -122,22 +141,26 @@ type Mem = Record<'ndjson' | 'csv' | 'whole', { growthMiB: number; bodyMiB: numb
 
 function report(cached: WrkFigure, cachedRaw: WrkFigure, logs: WrkFigure, logsRaw: WrkFigure, half: WrkFigure, target: number, mem: Mem, cachedBytes: number, logsBytes: number): string[] {
   const f = (n: number, d = 0): string => n.toFixed(d);
+  // CPU µs per request: what each server spent, whatever share of its core the machine left it.
+  const us = (x: WrkFigure): number => (x.serverCpu * 1e6) / x.reqPerSec;
   const row = (name: string, bytes: number, a: WrkFigure, b: WrkFigure): string =>
-    `| ${name} | ${bytes} B | ${f(a.reqPerSec)} | ${f(a.p50ms, 2)} / ${f(a.p99ms, 2)} ms | ${f(a.serverCpu, 2)} / ${f(a.wrkCpu, 2)} | ${f(b.reqPerSec)} | ${f(b.serverCpu, 2)} / ${f(b.wrkCpu, 2)} | **${f(a.reqPerSec / b.reqPerSec, 3)}** |`;
+    `| ${name} | ${bytes} B | ${f(a.reqPerSec)} | ${f(a.p50ms, 2)} / ${f(a.p99ms, 2)} ms | ${f(a.serverCpu, 2)} / ${f(a.wrkCpu, 2)} | ${f(us(a), 1)} | ${f(b.reqPerSec)} | ${f(b.serverCpu, 2)} / ${f(b.wrkCpu, 2)} | ${f(us(b), 1)} | **${f(a.reqPerSec / b.reqPerSec, 3)}** | ${f(us(b) / us(a), 3)} |`;
   const m = (what: string, k: keyof Mem): string => `| ${what} | ${f(mem[k].bodyMiB, 1)} MiB | ${mem[k].streamed ? 'yes' : 'no'} | ${f(mem[k].growthMiB, 1)} MiB |`;
   return [
     '# Serving bench (issue 18)',
     '',
     `Run: ${new Date().toISOString()}, \`node --import tsx bench/serving-bench.ts ${SECONDS}\`; ${EVENTS} demo events ingested over HTTP. Server and raw uWS peer pinned to core 0 (\`taskset -c 0\`), wrk -t1 -c${CONNECTIONS} pinned to core 1, ${SECONDS} s per run. CPU columns are CPU seconds ÷ wall seconds of the server and of wrk during the run (1.00 = one core busy): the side near 1.00 is the one that saturated. Load average at the start: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')} (the machine is shared; figures move with it).`,
     '',
-    '| request | body | ringql req/s | p50 / p99 | CPU server / wrk | raw uWS req/s | CPU raw / wrk | ringql ÷ raw |',
-    '|---|---|---|---|---|---|---|---|',
+    '| request | body | ringql req/s | p50 / p99 | CPU server / wrk | ringql CPU µs/req | raw uWS req/s | CPU raw / wrk | raw CPU µs/req | ringql ÷ raw (req/s) | raw ÷ ringql (CPU µs/req) |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
     row('usage.api-counts hourly (cached, sync hit path)', cachedBytes, cached, cachedRaw),
     row('logs.all default, iso_timestamp_start rotated (computed each time)', logsBytes, logs, logsRaw),
     '',
+    'When neither the server nor wrk is near 1.00 CPU, neither saturated: the shared machine\'s scheduler was the limit, and the req/s ratio says more about it than about ringql. The CPU-per-request ratio (the last column) is then the better measure of ringql\'s own cost against raw uWS.',
+    '',
     `p99 of the cached path at half its maximum rate: wrk with a Lua \`delay()\` (16 connections, ${f((16 * 1000) / target, 2)} ms between requests per connection; wrk2 is not available) gave ${f(half.reqPerSec)} req/s (target ${f(target)}), p50 ${f(half.p50ms, 3)} ms, **p99 ${f(half.p99ms, 3)} ms** (wrk measures from each send, so this does not correct for coordinated omission).`,
     '',
-    'Peak resident growth of the server while one answer of logs rows (max_limit 10 000, the most an endpoint may return) is read (VmHWM reset through /proc/pid/clear_refs, minus VmRSS before):',
+    `Peak resident growth of the server while one answer of 10 000 edge rows (max_limit 10 000 is the most an endpoint may return, so 100k-row answers cannot be asked for over HTTP) is read, each in a fresh server holding ${MEMORY_EVENTS} events (VmHWM reset through /proc/pid/clear_refs, minus VmRSS before):`,
     '',
     '| answer | body | streamed | peak RSS growth |',
     '|---|---|---|---|',
