@@ -123,6 +123,8 @@ export interface BucketAnswer {
    * same data gives the same answer.
    */
   firstCounted: number;
+  /** Stored rows read to bring the state up to date and answer (X-Ringql-Rows-Scanned). */
+  scanned: number;
 }
 
 export class BucketCache {
@@ -216,7 +218,7 @@ export class BucketCache {
       if (parts[0]! > 0) rows.push([b, ...parts.slice(1)]);
     }
     const replaced = replaceNode(plan, agg, { k: 'rows', rows, cols: agg.cols, note: `bucket-cache ${unit.toLowerCase()} buckets=${rows.length}` });
-    return { plan: replaced, warm, firstCounted };
+    return { plan: replaced, warm, firstCounted, scanned: ctx.scanned };
   }
 
   /** Background warming: folds new events into every state without answering. */

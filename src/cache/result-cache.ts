@@ -8,6 +8,7 @@ import { cacheSettings } from '../core/config.ts';
 import type { PreparedEndpoint } from '../endpoints/prepare.ts';
 import { executePlan, executeRequestSliced, planRequest, type ExecuteResult, type ResolvedRequest } from '../endpoints/execute.ts';
 import type { QueryGate } from './query-gate.ts';
+import type { BodyStream } from '../exec/body-stream.ts';
 import type { RunResponse } from '../endpoints/service-types.ts';
 import type { Catalog } from '../plan/catalog.ts';
 import { meterLimits, type Budget } from '../exec/context.ts';
@@ -113,8 +114,11 @@ export class ResultCache {
   private warmSkipped = 0;
   private sweeping = false;
 
-  /** `gate` (when given) is where timed warm runs take their slots. */
-  constructor(cfg: Partial<CacheConfig>, private readonly now: () => number, private readonly gate: QueryGate | null = null) {
+  /**
+   * `gate` (when given) is where timed warm runs take their slots; `hitNow` is the clock lookup() reads
+   * for freshness and Age (a timer-ticked one in the server; `now` by default).
+   */
+  constructor(cfg: Partial<CacheConfig>, private readonly now: () => number, private readonly gate: QueryGate | null = null, private readonly hitNow: () => number = now) {
     this.cfg = { ...DEFAULT_CACHE, ...cacheSettings(process.env), ...cfg };
     this.entries = new LRUMapWithDelete(this.cfg.maxEntries);
     this.kinds = new LRUMapWithDelete(this.cfg.maxEntries);
@@ -128,14 +132,15 @@ export class ResultCache {
    * Answers one request. Time-bucket aggregations come from the bucket cache (always current);
    * other answers from the result cache when fresh, else computed once per key however many wait.
    */
-  async run(prep: PreparedEndpoint, req: ResolvedRequest, redact: boolean, ctx: RunContext): Promise<RunResponse> {
+  async run(prep: PreparedEndpoint, req: ResolvedRequest, redact: boolean, ctx: RunContext, stream?: BodyStream): Promise<RunResponse> {
     const nowUs = this.now();
     const ttlUs = prep.def.cache_duration_seconds * 1_000_000;
     if (ttlUs <= 0) {
+      // Only an answer nobody keeps may stream: a cached one is held whole anyway.
       const release = ctx.gate.enter();
       try {
         this.computations++;
-        return this.response(await executeRequestSliced(prep, req, redact, ctx.catalog, nowUs, ctx.budget), 'MISS', 0);
+        return this.response(await executeRequestSliced(prep, req, redact, ctx.catalog, nowUs, ctx.budget, stream), 'MISS', 0);
       } finally {
         release();
       }
@@ -143,11 +148,7 @@ export class ResultCache {
     const key = cacheKey(prep.def.id, req, redact);
     if (this.kinds.get(key) !== 'result') {
       const memo = this.bucketMemos.get(key);
-      if (memo && memoHolds(memo, nowUs)) {
-        this.bucketHits++;
-        this.memoHits++;
-        return { ...this.response(memo.result, 'HIT', nowUs - memo.computedAt), cacheKind: 'bucket' };
-      }
+      if (memo && memoHolds(memo, nowUs)) return this.memoHit(memo, nowUs);
       const t0 = performance.now();
       const plan = planRequest(prep, req, ctx.catalog, nowUs, new WorkMeter(meterLimits(ctx.budget)));
       const shape = findBucketAggregate(plan);
@@ -166,7 +167,8 @@ export class ResultCache {
         } else {
           this.bucketMemos.delete(key);
         }
-        if (a.warm) { this.bucketHits++; return { ...this.response(r, 'HIT', 0), cacheKind: 'bucket', timings: r.timings }; }
+        r.rowsScanned += a.scanned;
+        if (a.warm) { this.bucketHits++; return { ...this.response(r, 'HIT', 0), cacheKind: 'bucket', timings: r.timings, rowsScanned: r.rowsScanned }; }
         this.computations++;
         return this.response(r, 'MISS', 0);
       }
@@ -209,11 +211,41 @@ export class ResultCache {
     }
   }
 
+  /**
+   * The answer when a cache holds it right now (a fresh result entry, or a bucket answer whose inputs
+   * have not changed), else null: synchronous, for the HTTP hit path; misses go through run().
+   */
+  lookup(prep: PreparedEndpoint, req: ResolvedRequest, redact: boolean): RunResponse | null {
+    if (prep.def.cache_duration_seconds <= 0) return null;
+    const key = cacheKey(prep.def.id, req, redact);
+    if (this.kinds.get(key) !== 'result') {
+      const memo = this.bucketMemos.get(key);
+      if (!memo) return null;
+      // A window start that moves with the clock is judged on the exact time, never a lagging tick.
+      const now = memo.offset === null ? this.hitNow() : this.now();
+      return memoHolds(memo, now) ? this.memoHit(memo, now) : null;
+    }
+    const now = this.hitNow();
+    const hit = this.entries.get(key);
+    if (!hit || now - hit.computedAt >= hit.ttlUs) return null;
+    hit.lastUsed = now;
+    this.hits++;
+    return this.response(hit.result, 'HIT', now - hit.computedAt);
+  }
+
+  private memoHit(memo: BucketMemo, nowUs: number): RunResponse {
+    this.bucketHits++;
+    this.memoHits++;
+    return { ...this.response(memo.result, 'HIT', nowUs - memo.computedAt), cacheKind: 'bucket' };
+  }
+
   private response(r: ExecuteResult, cache: 'HIT' | 'MISS', ageUs: number): RunResponse {
     const out: RunResponse = {
       body: r.body, rowCount: r.rowCount, truncated: r.truncated, cache,
       ageSeconds: Math.max(0, Math.floor(ageUs / 1_000_000)), timings: cache === 'HIT' ? [] : r.timings,
+      rowsScanned: cache === 'HIT' ? 0 : r.rowsScanned,
     };
+    if (r.streamed) out.streamed = true;
     if (cache === 'HIT') out.cacheKind = 'result';
     return out;
   }

@@ -20,6 +20,7 @@ import type { Budget } from '../exec/context.ts';
 import { redactJsonText } from '../redact/redact-json.ts';
 import type { PreparedEndpoint } from './prepare.ts';
 import type { OutputFormat } from '../exec/sinks/row-sink.ts';
+import type { BodyStream } from '../exec/body-stream.ts';
 import { chooseFormat } from './output-format.ts';
 
 /** The request values that decide an answer: declared parameter values and the consumer query. */
@@ -117,6 +118,10 @@ export interface ExecuteResult {
   rowCount: number;
   truncated: boolean;
   timings: { name: string; ms: number }[];
+  /** Stored rows the scans read to compute it (X-Ringql-Rows-Scanned). */
+  rowsScanned: number;
+  /** The body went out through the request's stream: `body` is its last piece only. */
+  streamed?: boolean;
 }
 
 export function executeRequest(prep: PreparedEndpoint, req: ResolvedRequest, redact: boolean, catalog: Catalog, nowUs: number, budget: Budget): ExecuteResult {
@@ -133,14 +138,14 @@ export function executePlan(plan: Plan, prep: PreparedEndpoint, redact: boolean,
   const body = redact && format !== 'csv' ? redactBody(r.body) : r.body;
   const timings = [{ name: 'plan', ms: planMs }, { name: 'exec', ms: t2 - t1 }];
   if (redact) timings.push({ name: 'redact', ms: performance.now() - t2 });
-  return { body, rowCount: r.rowCount, truncated: r.truncated, timings };
+  return { body, rowCount: r.rowCount, truncated: r.truncated, timings, rowsScanned: r.rowsScanned };
 }
 
 /**
  * Plans and runs one request in slices (the serving path): its budget covers planning, folding, every row
  * and the body; between slices other requests are served; stored dictionaries stay as the scan began.
  */
-export async function executeRequestSliced(prep: PreparedEndpoint, req: ResolvedRequest, redact: boolean, catalog: Catalog, nowUs: number, budget: Budget): Promise<ExecuteResult> {
+export async function executeRequestSliced(prep: PreparedEndpoint, req: ResolvedRequest, redact: boolean, catalog: Catalog, nowUs: number, budget: Budget, stream?: BodyStream): Promise<ExecuteResult> {
   const meter = new WorkMeter(meterLimits(budget));
   const t0 = performance.now();
   let plan: Plan;
@@ -149,16 +154,18 @@ export async function executeRequestSliced(prep: PreparedEndpoint, req: Resolved
   } catch (err) {
     throw asLimitError(err);
   }
-  return executePlanSliced(plan, prep, redact, new ExecContext(budget, meter), performance.now() - t0, req.format);
+  return executePlanSliced(plan, prep, redact, new ExecContext(budget, meter), performance.now() - t0, req.format, stream);
 }
 
 /** Executes a planned request in slices: rows capped at max_limit, redacted when asked. */
-export async function executePlanSliced(plan: Plan, prep: PreparedEndpoint, redact: boolean, ctx: ExecContext, planMs: number, format: OutputFormat = 'json'): Promise<ExecuteResult> {
+export async function executePlanSliced(plan: Plan, prep: PreparedEndpoint, redact: boolean, ctx: ExecContext, planMs: number, format: OutputFormat = 'json', stream?: BodyStream): Promise<ExecuteResult> {
   const t1 = performance.now();
   const unpin = pinReads();
   let r: JsonResult;
   try {
-    r = await runToJsonSliced(plan, { maxRows: prep.def.max_limit, format, redact }, ctx);
+    // Streamed pieces are cut between rows, outside any JSON string, so each redacts on its own.
+    const out = stream && redact && format !== 'csv' ? { check: () => stream.check(), push: (b: Buffer, f: OutputFormat) => stream.push(redactBody(b), f) } : stream;
+    r = await runToJsonSliced(plan, { maxRows: prep.def.max_limit, format, redact, ...(out ? { stream: out } : {}) }, ctx);
   } finally {
     unpin();
   }
@@ -167,7 +174,9 @@ export async function executePlanSliced(plan: Plan, prep: PreparedEndpoint, reda
   const body = redact && format !== 'csv' ? redactBody(r.body) : r.body;
   const timings = [{ name: 'plan', ms: planMs }, { name: 'exec', ms: t2 - t1 }];
   if (redact) timings.push({ name: 'redact', ms: performance.now() - t2 });
-  return { body, rowCount: r.rowCount, truncated: r.truncated, timings };
+  const result: ExecuteResult = { body, rowCount: r.rowCount, truncated: r.truncated, timings, rowsScanned: r.rowsScanned };
+  if (r.streamed) result.streamed = true;
+  return result;
 }
 
 /** Redacts a UTF-8 body; the common case (nothing to redact) returns the same bytes. */

@@ -3,6 +3,7 @@
 
 import type { SchemaField } from '../store/types.ts';
 import type { OutputFormat } from '../exec/sinks/row-sink.ts';
+import type { BodyStream } from '../exec/body-stream.ts';
 
 export type { OutputFormat };
 
@@ -61,6 +62,8 @@ export interface RunRequest {
    * parameter decides); absent = json.
    */
   accepted?: OutputFormat | null;
+  /** Where a large uncached body may go in chunks as it is made (the HTTP response); absent = whole. */
+  stream?: BodyStream;
 }
 
 export interface RunResponse {
@@ -76,6 +79,10 @@ export interface RunResponse {
   ageSeconds: number;
   /** Server-Timing entries, e.g. [{name:'plan', ms:0.1}, {name:'exec', ms:2.3}]. */
   timings: { name: string; ms: number }[];
+  /** Stored rows read to make this answer (0 for an answer taken from a cache as it was); absent = 0. */
+  rowsScanned?: number;
+  /** The body went out through `stream` already; `body` is only its last piece. */
+  streamed?: boolean;
   /**
    * The body was produced with redaction on (endpoint `redact_pii` or the header): the service sets
    * it to its effective flag, so the HTTP layer need not scan an already redacted body again.
@@ -131,6 +138,11 @@ export interface ServiceFigures {
 /** Errors are thrown as RingqlError (src/core/errors.ts); anything else is a bug (500). */
 export interface QueryService {
   run(req: RunRequest): Promise<RunResponse>;
+  /**
+   * The cached answer for `req`, or null when no cache holds it now or the request is not a plain valid
+   * one (its error, like a miss, comes from run()). Never runs a query, never waits: the HTTP hit path.
+   */
+  runCached?(req: RunRequest): RunResponse | null;
   /** Whether the endpoint has `redact_pii` set; false when no endpoint has that id or name. Cheap, no query runs. */
   endpointRedacts(idOrName: string): boolean;
   /** Opens a live feed: the endpoint and parameters are checked and the query planned now (errors are thrown). */

@@ -5,12 +5,13 @@
 import { randomUUID } from 'node:crypto';
 import { RingqlError } from '../core/errors.ts';
 import { nowMicros } from '../core/time.ts';
+import { tickNowMicros } from '../core/tick-clock.ts';
 import type { Store } from '../store/store.ts';
 import type { Catalog } from '../plan/catalog.ts';
 import type { Budget } from '../exec/context.ts';
 import { applyInput, isUuid, type EndpointDef } from './definition.ts';
 import { loadEndpoint, prepareEndpoint, type PreparedEndpoint } from './prepare.ts';
-import { resolveRequest } from './execute.ts';
+import { resolveRequest, type ResolvedRequest } from './execute.ts';
 import { openLiveFeed } from './live-feed.ts';
 import { catalogFromStore } from './store-catalog.ts';
 import { deleteStored, loadBuiltins, loadStored, removeTempFiles, saveStored, type StoredFile } from './endpoint-files.ts';
@@ -23,7 +24,7 @@ import { encodeBatch, stampBatch } from '../durable/batch-record.ts';
 import { limitsFromEnv, type Limits } from '../core/limits.ts';
 import { budgetSettings } from '../core/config.ts';
 import type {
-  EndpointInfo, EndpointInput, IngestResponse, LiveFeed, QueryService, RunRequest, RunResponse, ServiceFigures, SourceInfo,
+  EndpointInfo, EndpointInput, IngestResponse, LiveFeed, OutputFormat, QueryService, RunRequest, RunResponse, ServiceFigures, SourceInfo,
 } from './service-types.ts';
 import type { SchemaField } from '../store/types.ts';
 import type { SourceStore } from '../store/source-store.ts';
@@ -61,6 +62,8 @@ export class EngineService implements QueryService {
   private recovery: RecoveryReport | null = null;
   private readonly started = Date.now();
   private readonly ingestListeners = new Set<(source: string) => void>();
+  /** runCached's resolved requests per parameter map (validation is pure: same endpoint, values and format, same result). */
+  private readonly resolvedByParams = new WeakMap<ReadonlyMap<string, string>, { prep: PreparedEndpoint; accepted: OutputFormat | null; resolved: ResolvedRequest }>();
 
   constructor(private readonly opts: ServiceOptions) {
     this.catalog = catalogFromStore(opts.store);
@@ -68,7 +71,8 @@ export class EngineService implements QueryService {
     this.budget = opts.budget ?? budgetSettings(process.env);
     this.limits = opts.limits ?? limitsFromEnv();
     this.gate = new QueryGate(this.limits.maxConcurrentQueries);
-    this.cache = new ResultCache(opts.cache ?? {}, () => this.now(), this.gate);
+    // Hits read the timer-ticked clock unless a test gave its own.
+    this.cache = new ResultCache(opts.cache ?? {}, () => this.now(), this.gate, opts.nowMicros ?? tickNowMicros);
   }
 
   /**
@@ -133,7 +137,32 @@ export class EngineService implements QueryService {
     const prep = this.resolve(req.endpoint);
     const resolved = resolveRequest(prep, req.params, this.limits, req.accepted === undefined ? 'json' : req.accepted);
     const redact = prep.def.redact_pii || req.redactHeader;
-    const r = await this.cache.run(prep, resolved, redact, { catalog: this.catalog, budget: this.budget, gate: this.gate });
+    const r = await this.cache.run(prep, resolved, redact, { catalog: this.catalog, budget: this.budget, gate: this.gate }, req.stream);
+    r.redacted = redact;
+    r.endpoint = prep.def.name;
+    if (resolved.format) r.format = resolved.format;
+    return r;
+  }
+
+  runCached(req: RunRequest): RunResponse | null {
+    const id = isUuid(req.endpoint) ? req.endpoint.toLowerCase() : this.byName.get(req.endpoint.toLowerCase());
+    const prep = id ? this.byId.get(id) : undefined;
+    if (!prep || prep.def.cache_duration_seconds <= 0) return null;
+    const accepted = req.accepted === undefined ? 'json' : req.accepted;
+    // The hit path passes one parameter map per URL: what it resolved to is reused while the endpoint is the same object.
+    let memo = this.resolvedByParams.get(req.params);
+    if (!memo || memo.prep !== prep || memo.accepted !== accepted) {
+      try {
+        memo = { prep, accepted, resolved: resolveRequest(prep, req.params, this.limits, accepted) };
+      } catch {
+        return null; // run() answers the error
+      }
+      this.resolvedByParams.set(req.params, memo);
+    }
+    const resolved = memo.resolved;
+    const redact = prep.def.redact_pii || req.redactHeader;
+    const r = this.cache.lookup(prep, resolved, redact);
+    if (!r) return null;
     r.redacted = redact;
     r.endpoint = prep.def.name;
     if (resolved.format) r.format = resolved.format;

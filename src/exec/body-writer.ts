@@ -10,6 +10,7 @@ export const DEFAULT_MAX_RESULT_CHARS = 256 * 1024 * 1024;
 export class BodyWriter {
   private readonly parts: (string | Buffer)[] = [];
   private chars = 0;
+  private taken = 0;
 
   /** `maxChars` bounds the body (UTF-16 units or bytes, about the same for JSON text): past it, limit_exceeded. */
   constructor(private readonly maxChars = DEFAULT_MAX_RESULT_CHARS) {}
@@ -23,7 +24,20 @@ export class BodyWriter {
     this.parts.push(s);
   }
 
-  /** The whole body; the writer must not be used afterwards. */
+  /** Characters (or bytes) written since the last take(). */
+  get pending(): number {
+    return this.chars - this.taken;
+  }
+
+  /** What was written since the last take(), as one Buffer; the size limit keeps counting the whole body. */
+  take(): Buffer {
+    const out = this.finish();
+    this.parts.length = 0;
+    this.taken = this.chars;
+    return out;
+  }
+
+  /** The whole body (or, after take(), the rest of it); the writer must not be used afterwards. */
   finish(): Buffer {
     const parts = this.parts;
     const bytes = new Array<number>(parts.length);

@@ -24,6 +24,8 @@ export function meterLimits(budget: Budget): MeterLimits {
 
 export class ExecContext {
   private rows = 0;
+  /** Stored rows read by scans (the X-Ringql-Rows-Scanned stat); counted apart from the row budget. */
+  scanned = 0;
   readonly meter: WorkMeter;
   /** Uncorrelated subqueries registered while building, run (sliced) before the main pipeline pulls rows. */
   readonly preloads: { step(): boolean }[] = [];

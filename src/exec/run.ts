@@ -12,6 +12,7 @@ import type { ScanRow } from './scan-row.ts';
 import type { Value } from '../core/values.ts';
 import { makeSink } from './sinks/make-sink.ts';
 import type { OutputFormat, RowSink } from './sinks/row-sink.ts';
+import { STREAM_START_BYTES, type BodyStream } from './body-stream.ts';
 
 
 export interface RunOptions {
@@ -22,6 +23,8 @@ export interface RunOptions {
   format?: OutputFormat;
   /** Redact string values as they are written (only formats that are not JSON text use it: CSV). */
   redact?: boolean;
+  /** Where a body past STREAM_START_BYTES goes in chunks (sliced runs only); absent = built whole. */
+  stream?: BodyStream;
 }
 
 export interface JsonResult {
@@ -30,6 +33,10 @@ export interface JsonResult {
   rowCount: number;
   truncated: boolean;
   rowsProcessed: number;
+  /** Stored rows the scans read. */
+  rowsScanned: number;
+  /** The body went to `stream` in chunks: `body` is only its last piece. */
+  streamed?: boolean;
 }
 
 const STORED_ORDER = ['id', 'timestamp', 'event_message', 'metadata'];
@@ -65,6 +72,9 @@ class JsonRun {
   private readonly vals: Value[];
   private readonly out: RowSink;
   private preload = 0;
+  /** The operator's current batch and the next row of it to write. */
+  private batch: unknown[] | null = null;
+  private at = 0;
   private rows = 0;
   private truncated = false;
   private finished = false;
@@ -79,25 +89,44 @@ class JsonRun {
     sink.begin(plan.cols.map((c) => ({ name: c.name, timestamp: c.type === 'TIMESTAMP' })));
   }
 
-  /** Does one unit of work (a subquery batch, or one batch of result rows); true when the body is complete. */
+  /**
+   * Does one unit of work (a subquery batch, or up to ROWS_PER_STEP rows of the current batch), so a
+   * slice or a streamed chunk can end between rows; true when the body is complete.
+   */
   step(): boolean {
     const pre = this.ctx.preloads;
     if (this.preload < pre.length) {
       if (pre[this.preload]!.step()) this.preload++;
       return false;
     }
-    const b = this.op.next();
-    if (b === null) return this.finish();
-    const { out, splice, accs, cap, vals } = this;
-    for (const r of b) {
+    if (this.batch === null || this.at >= this.batch.length) {
+      this.batch = this.op.next();
+      this.at = 0;
+      if (this.batch === null) return this.finish();
+    }
+    const { out, splice, accs, cap, vals, batch } = this;
+    const end = Math.min(batch.length, this.at + ROWS_PER_STEP);
+    for (let j = this.at; j < end; j++) {
+      const r = batch[j];
       if (cap !== null && this.rows >= cap) { this.truncated = true; return this.finish(); }
       this.rows++;
       if (splice) { out.rowBytes(splice(r).jsonBytes()); continue; }
       for (let i = 0; i < accs.length; i++) vals[i] = accs[i]!(r);
       out.row(vals);
     }
-    this.ctx.meter.tick(b.length);
+    this.ctx.meter.tick(end - this.at);
+    this.at = end;
     return false;
+  }
+
+  /** Body bytes made since the last take(). */
+  get pending(): number {
+    return this.out.pending;
+  }
+
+  /** The body made since the last take() (the run stands between rows). */
+  take(): Buffer {
+    return this.out.take();
   }
 
   private finish(): true {
@@ -107,7 +136,7 @@ class JsonRun {
 
   result(): JsonResult {
     if (!this.finished) throw new Error('internal: JsonRun.result() before the run finished');
-    return { body: this.out.finish(), rowCount: this.rows, truncated: this.truncated, rowsProcessed: this.ctx.rowsProcessed };
+    return { body: this.out.finish(), rowCount: this.rows, truncated: this.truncated, rowsProcessed: this.ctx.rowsProcessed, rowsScanned: this.ctx.scanned };
   }
 }
 
@@ -135,6 +164,12 @@ export function asLimitError(err: unknown): unknown {
   return err;
 }
 
+/** Rows written per step, so slices and streamed chunks end between rows of a large batch. */
+const ROWS_PER_STEP = 256;
+
+/** Once a body streams, a chunk goes out whenever this much is made, even inside a slice. */
+export const STREAM_CHUNK_BYTES = 1024 * 1024;
+
 /** How long one slice of a query may hold the event loop before it yields (ms). */
 export const SLICE_MS = 8;
 
@@ -152,20 +187,32 @@ export async function runToJsonSliced(plan: Plan, opts: RunOptions, ctx: ExecCon
 
 async function slicedRun(plan: Plan, opts: RunOptions, ctx: ExecContext, sliceMs: number): Promise<JsonResult> {
   const m = ctx.meter;
+  const stream = opts.stream;
   let run: JsonRun | null = null;
+  let streamed = false;
   for (;;) {
     const done = withMeter(m, () => {
       m.startSlice(sliceMs);
       run ??= new JsonRun(plan, opts.maxRows, ctx, makeSink(opts.format ?? 'json', opts.redact));
-      while (!m.sliceDue) if (run.step()) return true;
+      // A streaming run also stops at a full chunk, so no more than one chunk is held at a time.
+      const chunkAt = !stream ? Infinity : streamed ? STREAM_CHUNK_BYTES : STREAM_START_BYTES;
+      while (!m.sliceDue && run.pending < chunkAt) if (run.step()) return true;
       return false;
     });
     if (done) break;
+    // A body that outgrew one piece goes out as it is made, and the run waits for the client to take it.
+    if (stream && (streamed || run!.pending >= STREAM_START_BYTES)) {
+      streamed = true;
+      await stream.push(run!.take(), opts.format ?? 'json');
+    }
     await yieldToEventLoop();
+    stream?.check();
     m.check();
   }
   m.stopSlicing();
-  return withMeter(m, () => run!.result());
+  const r = withMeter(m, () => run!.result());
+  if (streamed) r.streamed = true;
+  return r;
 }
 
 /** Lets pending I/O callbacks (other requests) run before the next slice. */

@@ -1,7 +1,7 @@
 // CORS (SPEC §3): the headers every response carries, and the answer to a preflight `OPTIONS`,
 // which needs no token. Origin is configurable; `*` is safe since tokens never travel in cookies.
 
-export const EXPOSED_HEADERS = 'X-Row-Count, X-Truncated, X-Cache, X-Cache-Kind, Age, Server-Timing, Retry-After';
+export const EXPOSED_HEADERS = 'X-Row-Count, X-Truncated, X-Cache, X-Cache-Kind, Age, Server-Timing, Retry-After, X-Ringql-Rows-Scanned, X-Ringql-Elapsed-Us';
 export const ALLOWED_REQUEST_HEADERS = 'Authorization, X-API-KEY, Content-Type, Content-Encoding, LF-ENDPOINT-REDACT-PII';
 export const ALLOWED_METHODS = 'GET, POST, PUT, DELETE, OPTIONS';
 export const PREFLIGHT_MAX_AGE_SECONDS = '86400';

@@ -15,6 +15,7 @@ import type { Reply } from './reply.ts';
 import type { Route, RouteContext } from './route.ts';
 import type { Router } from './router.ts';
 import type { ServerMetrics } from './metrics/server-metrics.ts';
+import { responseStream } from './response-stream.ts';
 
 export interface DispatchConfig {
   service: QueryService;
@@ -60,6 +61,7 @@ export function dispatch(ex: Exchange, cfg: DispatchConfig): Promise<Reply> {
       ex.redacted = true;
     },
   };
+  if (info.method !== 'HEAD') ctx.openStream = (head) => responseStream(ex, head);
   if (!m.route.readsBody) return Promise.resolve(m.route.handle(ctx));
   const declared = info.contentLength === '' ? 0 : Number(info.contentLength);
   if (declared > cfg.maxBodyBytes) throw tooLarge(cfg.maxBodyBytes);

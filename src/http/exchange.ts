@@ -37,6 +37,10 @@ export class Exchange {
   private rejectBody: ((err: Error) => void) | null = null;
   private slot: { admission: Admission; kind: RequestKind } | null = null;
   private bodyTimer: NodeJS.Timeout | null = null;
+  /** The head went out and the body is being streamed (chunked): send() ends it. */
+  private streaming = false;
+  /** The stream waits for the socket to drain: settled by onWritable, or rejected by onAborted. */
+  private drain: { resolve: () => void; reject: (err: Error) => void } | null = null;
 
   /** Registers onAborted at once: the caller constructs this before any await. */
   constructor(
@@ -44,11 +48,15 @@ export class Exchange {
     readonly info: RequestInfo,
     private readonly extraHeaders: readonly [string, string][],
     private readonly onFinish: () => void,
+    /** performance.now() when the request arrived, for X-Ringql-Elapsed-Us. */
+    private readonly startedAt = performance.now(),
   ) {
     this.bodyConsumed = !announcesBody(info);
     res.onAborted(() => {
       this.aborted = true;
       this.rejectBody?.(new ClientAborted());
+      this.drain?.reject(new ClientAborted());
+      this.drain = null;
       this.finish();
     });
   }
@@ -146,9 +154,44 @@ export class Exchange {
     this.bodyTimer = null;
   }
 
+  /**
+   * Writes the next piece of a streamed 200 body (the first call writes the head: `head` and the fixed
+   * headers, no Content-Length, so uWS sends it chunked). Resolves at once when the socket took it
+   * all, else once it drained (uWS keeps what the socket did not take; nothing more is made meanwhile).
+   */
+  writeChunk(chunk: Buffer, head: Reply): Promise<void> {
+    if (this.aborted || this.done) return Promise.reject(new ClientAborted());
+    let ok = true;
+    this.res.cork(() => {
+      if (!this.streaming) {
+        this.streaming = true;
+        this.res.writeStatus(statusLine(200));
+        for (const [k, v] of this.extraHeaders) this.res.writeHeader(k, v);
+        for (const [k, v] of (this.redacted ? redactReply(head) : head).headers ?? []) this.res.writeHeader(k, v);
+        this.res.writeHeader('X-Ringql-Elapsed-Us', elapsedUs(this.startedAt));
+        this.res.writeHeader('Content-Type', head.contentType ?? 'application/json; charset=utf-8');
+      }
+      if (chunk.length) ok = this.res.write(chunk);
+    });
+    if (ok) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      this.drain = { resolve, reject };
+      this.res.onWritable(() => {
+        const d = this.drain;
+        this.drain = null;
+        d?.resolve();
+        return true;
+      });
+    });
+  }
+
   /** Writes the reply once; closes the connection when the body was not read to its end or when asked. */
   send(reply: Reply, closeConnection = false): void {
     if (this.aborted || this.done) return;
+    if (this.streaming) {
+      this.endStream(reply);
+      return;
+    }
     if (this.redacted) reply = redactReply(reply);
     const head = this.info.method === 'HEAD';
     const close = closeConnection || !this.bodyConsumed;
@@ -158,6 +201,7 @@ export class Exchange {
       // http://10.0.0.5:3000 must stay intact or browsers would refuse redacted answers.
       for (const [k, v] of this.extraHeaders) this.res.writeHeader(k, v);
       if (reply.headers) for (const [k, v] of reply.headers) this.res.writeHeader(k, v);
+      this.res.writeHeader('X-Ringql-Elapsed-Us', elapsedUs(this.startedAt));
       if (reply.body === undefined) {
         // Without arguments uWS writes no Content-Length, as a 204 must; (undefined, close) is not accepted.
         if (close) this.res.endWithoutBody(0, true);
@@ -168,6 +212,17 @@ export class Exchange {
         else this.res.end(reply.body, close);
       }
     });
+    this.finish();
+  }
+
+  /** Ends a streamed body with the reply's last piece; any other reply (an error after the head) can only cut the connection. */
+  private endStream(reply: Reply): void {
+    if (reply.status === 200 && reply.streamed) {
+      const tail = reply.body === undefined ? '' : this.redacted && !reply.bodyRedacted ? redactReply(reply).body! : reply.body;
+      this.res.cork(() => this.res.end(tail, !this.bodyConsumed));
+    } else {
+      this.res.close();
+    }
     this.finish();
   }
 
@@ -193,6 +248,11 @@ export function redactReply(reply: Reply): Reply {
     out.bodyRedacted = true;
   }
   return out;
+}
+
+/** Whole µs since `startedAt` (a performance.now() reading), as header text. */
+export function elapsedUs(startedAt: number): string {
+  return String(Math.max(0, Math.round((performance.now() - startedAt) * 1000)));
 }
 
 /** Longest wait between two checks of a body's deadline, so an event-loop stall is measured to within it. */

@@ -10,6 +10,8 @@ export interface Reply {
   contentType?: string;
   /** The body was already redacted where it was made (the engine's redacted result), so send() need not scan it. */
   bodyRedacted?: boolean;
+  /** The body was streamed (Exchange.writeChunk): this is its last piece, and the head is already out. */
+  streamed?: boolean;
 }
 
 export function jsonReply(status: number, value: unknown, headers?: [string, string][]): Reply {

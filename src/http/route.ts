@@ -1,10 +1,12 @@
 // The shape every route shares: what access it needs, whether it reads a body, and a handler that
 // gets a copied request (never the uWS objects) and answers a Reply or throws.
 
-import type { QueryService } from '../endpoints/service-types.ts';
+import type { QueryService, RunRequest } from '../endpoints/service-types.ts';
 import type { Access } from './auth.ts';
 import type { RequestKind } from './http-limits.ts';
 import type { Reply } from './reply.ts';
+import type { BodyStream } from '../exec/body-stream.ts';
+import type { OutputFormat } from '../exec/sinks/row-sink.ts';
 import type { RequestInfo } from './request-info.ts';
 import type { ServerMetrics } from './metrics/server-metrics.ts';
 
@@ -21,6 +23,8 @@ export interface RouteContext {
   metrics: ServerMetrics;
   /** Turns redaction on for everything this request sends back (body strings and headers, errors included). */
   markRedacted(): void;
+  /** A stream to this response for a body too large to build whole (absent for HEAD); `head` gives its head per format. */
+  openStream?(head: (format: OutputFormat) => Reply): BodyStream;
 }
 
 export interface Route {
@@ -29,4 +33,9 @@ export interface Route {
   /** Whose in-flight slots it takes (default `other`); `unlimited` takes none (`/health`, never shed). */
   kind?: RequestKind | 'unlimited';
   handle(ctx: RouteContext): Reply | Promise<Reply>;
+  /** For routes a cache may answer synchronously (running a saved query): the request to look up. */
+  hitRequest?(ctx: HitContext): RunRequest;
 }
+
+/** What the synchronous hit path knows of a request before it looks the answer up. */
+export type HitContext = Pick<RouteContext, 'info' | 'params' | 'query'>;

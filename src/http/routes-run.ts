@@ -3,44 +3,72 @@
 // made it, with metadata headers.
 
 import { RingqlError } from '../core/errors.ts';
-import type { RunResponse } from '../endpoints/service-types.ts';
+import type { OutputFormat, RunRequest, RunResponse } from '../endpoints/service-types.ts';
 import { parseJsonObject } from './json-body.ts';
 import type { Reply } from './reply.ts';
-import type { Route, RouteContext } from './route.ts';
+import type { HitContext, Route, RouteContext } from './route.ts';
 import type { Router } from './router.ts';
 import { acceptedFormat } from './accept-format.ts';
 import { CONTENT_TYPES } from '../exec/sinks/make-sink.ts';
 
 export function addRunRoutes(router: Router<Route>): void {
-  const get: Route = { access: 'query', readsBody: false, kind: 'query', handle: runEndpoint };
+  const get: Route = { access: 'query', readsBody: false, kind: 'query', handle: runEndpoint, hitRequest: runRequest };
   const post: Route = { access: 'query', readsBody: true, kind: 'query', handle: runEndpoint };
   router.add('GET', '/api/endpoints/query/:idOrName', get);
   router.add('POST', '/api/endpoints/query/:idOrName', post);
   router.add('GET', '/endpoints/query/:idOrName', get);
   // The older dashboards' route (SPEC §3): by name, with `ref` and `project_tier` ignored.
-  router.add('GET', '/api/endpoints/query/name/:idOrName', { ...get, handle: runLegacyByName });
+  router.add('GET', '/api/endpoints/query/name/:idOrName', { ...get, handle: runLegacyByName, hitRequest: (ctx) => runRequest(withoutLegacy(ctx)) });
   router.add('POST', '/api/endpoints/query/name/:idOrName', { ...post, handle: runLegacyByName });
 }
 
 const LEGACY_IGNORED = new Set(['ref', 'project_tier']);
 
-function runLegacyByName(ctx: RouteContext): Promise<Reply> {
+function withoutLegacy<T extends HitContext>(ctx: T): T {
   const query = new Map([...ctx.query].filter(([k]) => !LEGACY_IGNORED.has(k.toLowerCase())));
-  return runEndpoint({ ...ctx, query });
+  return { ...ctx, query };
+}
+
+function runLegacyByName(ctx: RouteContext): Promise<Reply> {
+  return runEndpoint(withoutLegacy(ctx));
+}
+
+/** The service request of a run: endpoint, parameters (body values over the query string), redaction header, format. */
+function runRequest(ctx: HitContext & { body?: Buffer | null }): RunRequest {
+  const endpoint = ctx.params.idOrName!;
+  const redactHeader = ctx.info.redactHeader;
+  const params = ctx.body ? mergeBodyParams(ctx.query, ctx.body) : ctx.query;
+  const accepted = acceptedFormat(ctx.info.accept);
+  return accepted === 'json' ? { endpoint, params, redactHeader } : { endpoint, params, redactHeader, accepted };
 }
 
 async function runEndpoint(ctx: RouteContext): Promise<Reply> {
   const started = performance.now();
   const endpoint = ctx.params.idOrName!;
-  const redactHeader = ctx.info.redactHeader;
   // Before anything can fail: an error of this request (a CAST quoting a row) is redacted too.
-  if (redactHeader || ctx.service.endpointRedacts(endpoint)) ctx.markRedacted();
-  const params = ctx.body ? mergeBodyParams(ctx.query, ctx.body) : ctx.query;
-  const accepted = acceptedFormat(ctx.info.accept);
-  const r = await ctx.service.run(accepted === 'json' ? { endpoint, params, redactHeader } : { endpoint, params, redactHeader, accepted });
+  if (ctx.info.redactHeader || ctx.service.endpointRedacts(endpoint)) ctx.markRedacted();
+  const req = runRequest(ctx);
+  if (ctx.openStream) req.stream = ctx.openStream(streamHead);
+  const r = await ctx.service.run(req);
+  ctx.metrics.answered(r.endpoint ?? endpoint, r.cache === 'MISS' ? 'miss' : (r.cacheKind ?? 'result'), (performance.now() - started) / 1000);
+  return runReply(r);
+}
+
+/** The 200 answer of a run, without the per-request X-Ringql-Elapsed-Us (Exchange.send adds it). */
+export function runReply(r: RunResponse): Reply {
   const reply: Reply = { status: 200, body: r.body, headers: runHeaders(r), bodyRedacted: r.redacted === true };
   if (r.format && r.format !== 'json') reply.contentType = CONTENT_TYPES[r.format];
-  ctx.metrics.answered(r.endpoint ?? endpoint, r.cache === 'MISS' ? 'miss' : (r.cacheKind ?? 'result'), (performance.now() - started) / 1000);
+  if (r.streamed) reply.streamed = true;
+  return reply;
+}
+
+/**
+ * The head of a streamed answer (computed now, its rows still coming): what is not known before the
+ * last row — X-Row-Count, X-Truncated, Server-Timing, X-Ringql-Rows-Scanned — cannot be in it.
+ */
+function streamHead(format: OutputFormat): Reply {
+  const reply: Reply = { status: 200, headers: [['X-Cache', 'MISS'], ['Age', '0'], ['Vary', 'Accept']], bodyRedacted: true };
+  if (format !== 'json') reply.contentType = CONTENT_TYPES[format];
   return reply;
 }
 
@@ -67,7 +95,7 @@ export function mergeBodyParams(query: Map<string, string>, body: Buffer): Map<s
   return params;
 }
 
-function runHeaders(r: RunResponse): [string, string][] {
+export function runHeaders(r: RunResponse): [string, string][] {
   const h: [string, string][] = [
     ['X-Row-Count', String(r.rowCount)],
     ['X-Cache', r.cache],
@@ -76,6 +104,9 @@ function runHeaders(r: RunResponse): [string, string][] {
   if (r.truncated) h.push(['X-Truncated', 'true']);
   if (r.cache === 'HIT' && r.cacheKind) h.push(['X-Cache-Kind', r.cacheKind]);
   if (r.timings.length) h.push(['Server-Timing', r.timings.map((t) => `${t.name};dur=${formatMs(t.ms)}`).join(', ')]);
+  h.push(['X-Ringql-Rows-Scanned', String(r.rowsScanned ?? 0)]);
+  // The body's format can follow the Accept header, so caches must key on it.
+  h.push(['Vary', 'Accept']);
   return h;
 }
 

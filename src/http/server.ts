@@ -19,6 +19,7 @@ import { ServerMetrics } from './metrics/server-metrics.ts';
 import { LiveHub } from './live/live-hub.ts';
 import { DEFAULT_LIVE_LIMITS, type LiveLimits } from './live/live-limits.ts';
 import { addLiveRoute } from './live/live-route.ts';
+import { makeHitPath } from './hit-path.ts';
 
 export { assertNativeUws } from './uws.ts';
 
@@ -81,10 +82,15 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const app = uws.App();
   const live = new LiveHub({ service: opts.service, tokens: opts.tokens, limits: { ...DEFAULT_LIVE_LIMITS, ...opts.live }, maxUrlBytes: opts.maxUrlBytes, log });
   addLiveRoute(app, live);
+  const answerHit = makeHitPath(cfg, baseHeaders);
   app.any('/*', (res, req) => {
+    const startedAt = performance.now();
+    const info = copyRequest(req);
+    // A cached answer is written before this handler returns; a closing server answers with Connection: close.
+    if (!closing && answerHit(res, info, startedAt)) return;
     // Counted for the graceful close only; shedding is per kind, in dispatch (admission.ts).
     inflight++;
-    const ex = new Exchange(res, copyRequest(req), baseHeaders, finished);
+    const ex = new Exchange(res, info, baseHeaders, finished, startedAt);
     let pending: Promise<Reply>;
     try {
       pending = dispatch(ex, cfg);

@@ -57,6 +57,7 @@ export class ScanExec implements Operator {
       const b = r.value;
       if (b.n === 0) continue;
       this.ctx.charge(b.n);
+      this.ctx.scanned += b.n;
       if (this.hotKeys.length) this.lastHot = this.hotKeys.map((k) => b.hot.get(k)!);
       return b;
     }
@@ -78,6 +79,7 @@ export class ScanExec implements Operator {
       const b = r.value;
       if (b.n === 0) continue;
       this.ctx.charge(b.n);
+      this.ctx.scanned += b.n;
       const rows = new Array<ScanRow>(b.n);
       for (let i = 0; i < b.n; i++) rows[i] = new ScanRow(b.rows[i]!, b.idx[i]!, b.ts[i]!, b.project[i] ?? null);
       if (this.hotKeys.length) this.lastHot = this.hotKeys.map((k) => b.hot.get(k)!);

@@ -52,6 +52,14 @@ export class CsvSink implements RowSink {
     return this.redact ? redactJsonText(json) : json;
   }
 
+  get pending(): number {
+    return this.out.pending;
+  }
+
+  take(): Buffer {
+    return this.out.take();
+  }
+
   finish(): Buffer {
     return this.out.finish();
   }

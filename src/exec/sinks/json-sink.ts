@@ -35,6 +35,14 @@ export class JsonObjectsSink implements RowSink {
     this.out.write((keys.length ? s + '}' : '{}') + this.after);
   }
 
+  get pending(): number {
+    return this.out.pending;
+  }
+
+  take(): Buffer {
+    return this.out.take();
+  }
+
   finish(): Buffer {
     if (this.suffix) this.out.write(this.suffix);
     return this.out.finish();

@@ -22,6 +22,10 @@ export interface RowSink {
   rowBytes(bytes: string | Buffer): void;
   /** One row as values in column order (the array may be reused by the caller afterwards). */
   row(values: readonly Value[]): void;
-  /** The whole body; called once, after the last row. */
+  /** The whole body (or what take() left); called once, after the last row. */
   finish(): Buffer;
+  /** Body bytes written since the last take() (about: UTF-16 units of text). */
+  readonly pending: number;
+  /** The body written since the last take(), to stream it; only between rows. */
+  take(): Buffer;
 }

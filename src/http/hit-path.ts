@@ -1,0 +1,125 @@
+// The synchronous cache-hit path (issue 18): a GET run whose answer a cache holds is written inside the
+// uWS handler's synchronous run — no promise — with its header block encoded once per cached answer.
+// Anything else (a miss, an error, a body, a HEAD, a closing server) returns false for the async path.
+
+import type { HttpResponse } from 'uWebSockets.js';
+import type { RunRequest, RunResponse } from '../endpoints/service-types.ts';
+import { redactString } from '../redact/redact-string.ts';
+import { authorize, presentedToken } from './auth.ts';
+import type { DispatchConfig } from './dispatch.ts';
+import { elapsedUs } from './exchange.ts';
+import { MAX_HEADER_BYTES, MAX_HEADER_COUNT } from './http-limits.ts';
+import { parseFormQuery } from './form-params.ts';
+import { announcesBody, type RequestInfo } from './request-info.ts';
+import { runReply } from './routes-run.ts';
+import type { Route } from './route.ts';
+
+/**
+ * A cached answer's response head in three pieces around its two per-request values, Age and
+ * X-Ringql-Elapsed-Us. uWS writes a header as `name: value\r\n` without looking inside the value, so
+ * the whole block goes out in one writeHeader call: `first` is the first header's name, the pieces
+ * its value followed by the other lines, in the order Exchange.send writes them.
+ */
+interface EncodedHead {
+  first: string;
+  beforeAge: string;
+  beforeElapsed: string;
+  rest: string;
+  /** What the block was made from, so a reused body buffer with other metadata is never misanswered. */
+  of: RunResponse;
+}
+
+export type HitAnswerer = (res: HttpResponse, info: RequestInfo, startedAt: number) => boolean;
+
+/** The hit path of one server; `baseHeaders` are the headers of every response (CORS). */
+export function makeHitPath(cfg: DispatchConfig, baseHeaders: readonly [string, string][]): HitAnswerer {
+  const heads = new WeakMap<Buffer, EncodedHead>();
+  const urls = new Map<string, ParsedUrl | null>();
+  const runCached = cfg.service.runCached?.bind(cfg.service);
+  if (!runCached) return () => false;
+  return (res, info, startedAt) => {
+    const r = lookUp(cfg, urls, info, runCached);
+    if (!r) return false;
+    let head = heads.get(r.body);
+    if (!head || !sameHead(head.of, r)) {
+      head = encodeHead(r, baseHeaders);
+      heads.set(r.body, head);
+    }
+    const value = head.beforeAge + String(r.ageSeconds) + head.beforeElapsed + elapsedUs(startedAt) + head.rest;
+    res.cork(() => {
+      res.writeStatus('200 OK');
+      res.writeHeader(head.first, value);
+      res.end(r.body);
+    });
+    cfg.metrics.answered(r.endpoint ?? '(unknown)', r.cacheKind ?? 'result', (performance.now() - startedAt) / 1000);
+    return true;
+  };
+}
+
+/** A URL's route and decoded query, kept because dashboards ask the same URLs over and over. */
+interface ParsedUrl {
+  route: Route;
+  params: Record<string, string>;
+  query: Map<string, string>;
+}
+
+/** URLs remembered at most (the memo starts over when full), and the longest one remembered. */
+const MAX_URLS = 4096;
+const MAX_REMEMBERED_URL = 512;
+
+/** The route and query of a URL that has a hit path, or null; remembered per URL (routes never change). */
+function parseUrl(cfg: DispatchConfig, urls: Map<string, ParsedUrl | null>, info: RequestInfo): ParsedUrl | null {
+  const url = info.query === '' ? info.path : `${info.path}?${info.query}`;
+  const known = urls.get(url);
+  if (known !== undefined) return known;
+  const m = cfg.router.match('GET', info.path);
+  const parsed = m.kind === 'found' && m.route.hitRequest ? { route: m.route, params: m.params, query: parseFormQuery(info.query) } : null;
+  if (url.length > MAX_REMEMBERED_URL) return parsed;
+  if (urls.size >= MAX_URLS) urls.clear();
+  urls.set(url, parsed);
+  return parsed;
+}
+
+/** The cached answer of a plain, authorised GET run, or null (then dispatch() decides everything). */
+function lookUp(cfg: DispatchConfig, urls: Map<string, ParsedUrl | null>, info: RequestInfo, runCached: (req: RunRequest) => RunResponse | null): RunResponse | null {
+  if (info.method !== 'GET' || info.urlBytes > cfg.maxUrlBytes || announcesBody(info)) return null;
+  if (info.headerBytes > MAX_HEADER_BYTES || info.headerCount > MAX_HEADER_COUNT) return null;
+  try {
+    const u = parseUrl(cfg, urls, info);
+    if (!u) return null;
+    authorize(cfg.tokens, presentedToken(info.authorization, info.apiKey, u.query), u.route.access);
+    // The slot is taken and given back at once: a full server still sheds as dispatch() would.
+    const kind = u.route.kind ?? 'other';
+    if (kind !== 'unlimited') {
+      cfg.admission.admit(kind);
+      cfg.admission.release(kind);
+    }
+    return runCached(u.route.hitRequest!({ info, params: u.params, query: u.query }));
+  } catch {
+    return null; // the async path answers the same error
+  }
+}
+
+function sameHead(a: RunResponse, b: RunResponse): boolean {
+  return a.rowCount === b.rowCount && a.truncated === b.truncated && a.cacheKind === b.cacheKind && a.format === b.format && a.redacted === b.redacted;
+}
+
+const AGE = '\u0000age\u0000';
+const ELAPSED = '\u0000elapsed\u0000';
+
+/** Encodes the head Exchange.send would write for `r`, with markers where Age and the elapsed time go. */
+function encodeHead(r: RunResponse, baseHeaders: readonly [string, string][]): EncodedHead {
+  const reply = runReply({ ...r, ageSeconds: 0, timings: [] });
+  const headers: [string, string][] = [...baseHeaders];
+  for (const [k, v] of reply.headers ?? []) {
+    // As Exchange.send redacts a redacted request's header values (never the fixed CORS ones).
+    const value = k === 'Age' ? AGE : r.redacted ? redactString(v) : v;
+    headers.push([k, value]);
+  }
+  headers.push(['X-Ringql-Elapsed-Us', ELAPSED], ['Content-Type', reply.contentType ?? 'application/json; charset=utf-8']);
+  const [first, ...others] = headers;
+  const text = first![1] + others.map(([k, v]) => `\r\n${k}: ${v}`).join('');
+  const [beforeAge, afterAge] = text.split(AGE) as [string, string];
+  const [beforeElapsed, rest] = afterAge.split(ELAPSED) as [string, string];
+  return { first: first![0], beforeAge, beforeElapsed, rest, of: r };
+}
