@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, extname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { projectPath } from '../core/project-root.ts';
 
 export interface PageFile {
   body: Buffer;
@@ -19,7 +19,8 @@ const TYPES: Record<string, string> = {
   '.ico': 'image/x-icon',
 };
 
-const WEB_DIR = fileURLToPath(new URL('../web/', import.meta.url));
+// From the checkout's root, so the compiled server (dist/) serves the same files as the TypeScript one.
+const WEB_DIR = projectPath('src/web/');
 const UPLOT_FILES = ['uPlot.esm.js', 'uPlot.min.css'];
 
 let loaded: Map<string, PageFile> | null = null;

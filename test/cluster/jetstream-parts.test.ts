@@ -16,7 +16,7 @@ import { PartitionConsumer } from '../../src/cluster/partition-consumer.ts';
 import { Membership } from '../../src/cluster/membership.ts';
 import { ownedBy, ownerOf } from '../../src/cluster/rendezvous.ts';
 import { PartitionOwner, type PartitionSink } from '../../src/cluster/partition-owner.ts';
-import { decodeBatch } from '../../src/durable/batch-record.ts';
+import { decodeBatch, encodeBatch } from '../../src/durable/batch-record.ts';
 
 const PARTITIONS = 4;
 let cluster: NatsCluster;
@@ -38,7 +38,7 @@ describe('cluster JetStream pieces', () => {
     const js = jetstream(conn.nc);
     const projects = ['abc', 'proj-1', 'proj-2', 'zzzzzzzz', 'a.b', 'with space', '*', 'ümlaut', 'x>y', ''];
     for (const p of projects) {
-      const ack = await js.publish(ingestSubject(p, 'edge.logs.prod'), Buffer.from('{}'));
+      const ack = await js.publish(ingestSubject(p, 'edge.logs.prod'), encodeBatch('edge.logs.prod', []));
       expect({ p, stream: ack.stream }).toEqual({ p, stream: streamName(partitionOf(p, PARTITIONS)) });
     }
   });
