@@ -8,68 +8,14 @@ import { truncTimestamp } from '../core/time.ts';
 import { aggregateFunction, scalarFunction } from '../fn/index.ts';
 import type { BExpr, ColInfo, Plan, ScanPlan } from '../plan/bound.ts';
 import { explainPlan } from '../plan/explain.ts';
-import { originOf, someNode } from '../plan/expr-util.ts';
 import { buildOperator } from '../exec/build.ts';
 import { ExecContext, type Budget } from '../exec/context.ts';
 import type { Value } from '../exec/values.ts';
+import type { BucketShape } from '../exec/physical/rules/bucket-aggregate-from-cache.ts';
+
+export { findBucketAggregate, type BucketShape } from '../exec/physical/rules/bucket-aggregate-from-cache.ts';
 
 const MINUTE = 60_000_000;
-const UNITS = new Set(['MINUTE', 'HOUR', 'DAY']);
-// Counts add up exactly across minutes; SUM is left out because an all-NULL SUM is NULL, not 0.
-const DECOMPOSABLE = new Set(['COUNT', 'COUNTIF']);
-
-type AggregatePlan = Extract<Plan, { k: 'aggregate' }>;
-
-export interface BucketShape {
-  agg: AggregatePlan;
-  scan: ScanPlan;
-  unit: string;
-  /** The TIMESTAMP_TRUNC argument (the scan's timestamp column). */
-  ts: BExpr;
-}
-
-/** Finds the time-bucket aggregation the bucket cache can keep, or null (then the plan runs normally). */
-export function findBucketAggregate(plan: Plan): BucketShape | null {
-  if (plan.k === 'aggregate') {
-    const s = shapeOf(plan);
-    if (s) return s;
-  }
-  const kids = plan.k === 'join' ? [plan.left, plan.right] : plan.k === 'setop' ? plan.inputs : 'input' in plan ? [plan.input] : [];
-  for (const k of kids) {
-    const s = findBucketAggregate(k);
-    if (s) return s;
-  }
-  return null;
-}
-
-function shapeOf(agg: AggregatePlan): BucketShape | null {
-  if (agg.keys.length !== 1) return null;
-  const key = agg.keys[0]!;
-  if (key.k !== 'call' || key.fn.name !== 'TIMESTAMP_TRUNC' || key.args.length !== 2) return null;
-  const [ts, unit] = key.args as [BExpr, BExpr];
-  if (unit.k !== 'const' || typeof unit.value !== 'string' || !UNITS.has(unit.value)) return null;
-  const o = originOf(ts);
-  if (!o || o.element || o.path.length !== 1 || o.path[0] !== 'timestamp') return null;
-  for (const a of agg.aggs) {
-    if (a.k !== 'agg' || a.distinct || !DECOMPOSABLE.has(a.agg.name)) return null;
-  }
-  if (!rowWise(agg.input, o.scan)) return null;
-  if (o.scan.afterSeq !== undefined) return null;
-  return { agg, scan: o.scan, unit: unit.value, ts };
-}
-
-/** The input is the scan under filters, unnests and projections only, with no subqueries. */
-function rowWise(p: Plan, scan: ScanPlan): boolean {
-  const noSub = (e: BExpr) => !someNode(e, (x) => x.k === 'subquery');
-  switch (p.k) {
-    case 'scan': return p === scan;
-    case 'filter': return noSub(p.pred) && rowWise(p.input, scan);
-    case 'unnest': return noSub(p.array) && rowWise(p.input, scan);
-    case 'project': return p.exprs.every(noSub) && rowWise(p.input, scan);
-    default: return false;
-  }
-}
-
 /** Copies the row-wise input with its scan replaced. */
 function withScan(p: Plan, scan: ScanPlan, replacement: ScanPlan): Plan {
   if (p === scan) return replacement;

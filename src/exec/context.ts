@@ -2,6 +2,8 @@
 // so that one heavy query is cut off with a clear error, and yields its slice so it never stalls the server.
 
 import { RingqlError } from '../core/errors.ts';
+import type { Plan } from '../plan/bound.ts';
+import type { Value } from './values.ts';
 import { DEFAULT_METER_LIMITS, WorkMeter, type MeterLimits } from '../core/work-meter.ts';
 
 export interface Budget {
@@ -26,6 +28,8 @@ export class ExecContext {
   readonly meter: WorkMeter;
   /** Uncorrelated subqueries registered while building, run (sliced) before the main pipeline pulls rows. */
   readonly preloads: { step(): boolean }[] = [];
+  /** Rows the bucket cache computed for an aggregation the physical plan answers from it (run context, not plan). */
+  bucketRows: Map<Plan, Value[][]> | null = null;
   constructor(readonly budget: Budget = DEFAULT_BUDGET, meter?: WorkMeter) {
     this.meter = meter ?? new WorkMeter(meterLimits(budget));
   }
