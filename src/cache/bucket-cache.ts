@@ -55,7 +55,8 @@ class BucketState {
 }
 
 export interface BucketAnswer {
-  plan: Plan;
+  /** The aggregation's rows (bucket start, then each aggregate), for the run context of the plan. */
+  rows: Value[][];
   /** The state existed before this request (a warm answer). */
   warm: boolean;
   /**
@@ -96,8 +97,8 @@ export class BucketCache {
     for (const k of [...this.states.keys()]) if (k.startsWith(prefix)) this.states.delete(k);
   }
 
-  /** Brings the state for `key` up to date and returns the plan with its aggregation answered. */
-  answer(key: string, plan: Plan, shape: BucketShape, clock: SourceClock, budget: Budget): BucketAnswer {
+  /** Brings the state for `key` up to date and returns the rows of the aggregation. */
+  answer(key: string, shape: BucketShape, clock: SourceClock, budget: Budget): BucketAnswer {
     const { agg, scan, unit } = shape;
     const signature = signatureOf(shape);
     let state = this.states.get(key);
@@ -156,8 +157,7 @@ export class BucketCache {
     for (const [b, parts] of [...buckets.entries()].sort((x, y) => x[0] - y[0])) {
       if (parts[0]! > 0) rows.push([b, ...parts.slice(1)]);
     }
-    const replaced = replaceNode(plan, agg, { k: 'rows', rows, cols: agg.cols, note: `bucket-cache ${unit.toLowerCase()} buckets=${rows.length}` });
-    return { plan: replaced, warm, firstCounted };
+    return { rows, warm, firstCounted };
   }
 
   /** Background warming: folds new events into every state without answering. */

@@ -5,6 +5,7 @@
 
 import type { BExpr, Plan, ScanPlan } from '../../plan/bound.ts';
 import { someNode } from '../../plan/expr-util.ts';
+import { engineCounters } from '../../core/engine-counters.ts';
 import { columnUses, type ColumnUses } from '../column-uses.ts';
 import type { PhysicalNode, PhysicalPlan, RuleName } from './physical-plan.ts';
 import { hotUnnestFromDictionary } from './rules/hot-unnest-from-dictionary.ts';
@@ -25,6 +26,7 @@ export interface PhysicalOptions {
 
 /** Chooses the operator of every node of `plan` (and of each subquery in it). */
 export function planPhysical(plan: Plan, opts: PhysicalOptions = {}): PhysicalPlan {
+  engineCounters.physicalPlans++;
   const uses = columnUses(plan);
   const cached = opts.bucketCache ? findBucketAggregate(plan) : null;
   const subqueries = new Map<Plan, PhysicalNode>();

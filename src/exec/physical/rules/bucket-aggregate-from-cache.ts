@@ -4,7 +4,7 @@
 
 import type { BExpr, Plan, ScanPlan } from '../../../plan/bound.ts';
 import { originOf, someNode } from '../../../plan/expr-util.ts';
-import type { AggregatePlan } from '../physical-plan.ts';
+import type { AggregatePlan, PhysicalNode, PhysicalPlan } from '../physical-plan.ts';
 
 const UNITS = new Set(['MINUTE', 'HOUR', 'DAY']);
 // Counts add up exactly across minutes; SUM is left out because an all-NULL SUM is NULL, not 0.
@@ -58,4 +58,18 @@ function rowWise(p: Plan, scan: ScanPlan): boolean {
     case 'project': return p.exprs.every(noSub) && rowWise(p.input, scan);
     default: return false;
   }
+}
+
+/** The aggregation a physical plan answers from the bucket cache (BucketAggregateFromCache), if any. */
+export function cachedAggregate(plan: PhysicalPlan): BucketShape | null {
+  const find = (n: PhysicalNode): BucketShape | null => {
+    if (n.op === 'BucketAggregateFromCache') return bucketAggregateFromCache(n.logical);
+    const kids = n.op === 'Join' ? [n.left, n.right] : n.op === 'SetOp' ? n.inputs : 'input' in n ? [n.input] : [];
+    for (const k of kids) {
+      const s = find(k);
+      if (s) return s;
+    }
+    return null;
+  };
+  return find(plan.root);
 }
