@@ -49,7 +49,7 @@ function describe(n: PhysicalNode): string {
     case 'Join': return `${n.equi ? 'HashJoin' : 'NestedLoopJoin'} ${n.logical.type}${n.equi ? ` keys=${expr(n.equi.left)} = ${expr(n.equi.right)}` : n.logical.on ? ' ON ' + expr(n.logical.on) : ''}`;
     case 'Aggregate': return `HashAggregate keys=[${n.logical.keys.map(expr).join(', ')}] aggs=[${n.logical.aggs.map(expr).join(', ')}]`;
     case 'HotBucketAggregate': return `HotBucketAggregate unit=${n.unit} counters=[${n.counters.map((c) => c.arg === null ? 'COUNT(*)' : `${c.kind.toUpperCase()}(${expr(c.arg)})`).join(', ')}]`;
-    case 'BucketAggregateFromCache': return `BucketAggregateFromCache unit=${n.unit} source=${n.scan.source.def.name} aggs=[${n.logical.aggs.map(expr).join(', ')}]`;
+    case 'BucketAggregateFromCache': return `BucketAggregateFromCache unit=${n.unit} aggs=[${n.logical.aggs.map(expr).join(', ')}] over Scan ${scanText(n.scan)}`;
     case 'Sort': return `Sort ${n.logical.keys.map((k) => expr(k.expr) + (k.desc ? ' DESC' : ' ASC')).join(', ')}`;
     case 'Limit': return `Limit ${n.logical.limit ?? 'ALL'}${n.logical.offset ? ' OFFSET ' + n.logical.offset : ''}`;
     case 'Distinct': return 'HashDistinct';
