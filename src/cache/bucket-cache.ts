@@ -7,7 +7,7 @@
 import { truncTimestamp } from '../core/time.ts';
 import { aggregateFunction, scalarFunction } from '../fn/index.ts';
 import type { BExpr, ColInfo, Plan, ScanPlan } from '../plan/bound.ts';
-import { explainPlan } from '../plan/explain.ts';
+import { canonicalPlanKey } from '../plan/canonical.ts';
 import { buildOperator } from '../exec/build.ts';
 import { ExecContext, type Budget } from '../exec/context.ts';
 import type { Value } from '../exec/values.ts';
@@ -170,7 +170,14 @@ export class BucketCache {
       const first = this.partials(shape, withBounds(scan, state.floor), ctx);
       for (const [m, parts] of first) state.minutes.set(m, parts);
     } else if (seq > state.lastSeq) {
-      const fresh = this.partials(shape, { ...withBounds(scan, state.floor), afterSeq: state.lastSeq }, ctx);
+      // Only events ingested since the last sync: the sequence number reaches the scan as run context.
+      ctx.afterSeq = state.lastSeq;
+      let fresh: Map<number, number[]>;
+      try {
+        fresh = this.partials(shape, withBounds(scan, state.floor), ctx);
+      } finally {
+        ctx.afterSeq = null;
+      }
       for (const [m, parts] of fresh) {
         const acc = state.minutes.get(m);
         if (!acc) state.minutes.set(m, parts);
@@ -234,6 +241,6 @@ function signatureOf(shape: BucketShape): string {
   const s: ScanPlan = { ...shape.scan };
   delete s.minTs;
   delete s.minInclusive;
-  return explainPlan({ ...shape.agg, input: withScan(shape.agg.input, shape.scan, s) });
+  return canonicalPlanKey({ ...shape.agg, input: withScan(shape.agg.input, shape.scan, s) });
 }
 

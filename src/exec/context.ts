@@ -30,6 +30,8 @@ export class ExecContext {
   readonly preloads: { step(): boolean }[] = [];
   /** Rows the bucket cache computed for an aggregation the physical plan answers from it (run context, not plan). */
   bucketRows: Map<Plan, Value[][]> | null = null;
+  /** Scans of this run read only events ingested after this sequence number (the bucket cache's increments). */
+  afterSeq: number | null = null;
   constructor(readonly budget: Budget = DEFAULT_BUDGET, meter?: WorkMeter) {
     this.meter = meter ?? new WorkMeter(meterLimits(budget));
   }
