@@ -40,6 +40,19 @@ export interface Instance {
   boundAt: number;
   /** 'always': independent of the clock; 'retime': move it to the request's clock; 'never': bind per request. */
   reuse: 'always' | 'retime' | 'never';
+  /** The sources' schemas as bound (columns of `*`, field types): a changed schema binds again. */
+  stamps: SchemaStamp[];
+}
+
+type SchemaStamp = { fields: object; columns: number } | undefined;
+
+function schemaStamps(catalog: Catalog): SchemaStamp[] {
+  return catalog.sourceNames().map((n) => catalog.source(n)?.schemaStamp?.());
+}
+
+function sameSchemas(catalog: Catalog, stamps: SchemaStamp[]): boolean {
+  const now = schemaStamps(catalog);
+  return now.length === stamps.length && now.every((s, i) => s?.fields === stamps[i]?.fields && s?.columns === stamps[i]?.columns);
 }
 
 export interface Prepared {
@@ -70,11 +83,11 @@ export interface InstantiateOptions {
 export function instantiate(p: Prepared, values: ReadonlyMap<string, string | null>, o: InstantiateOptions): Instance {
   const key = instanceKey(values, o.consumer ?? null);
   const kept = p.instances.get(key);
-  if (kept) {
+  if (kept && sameSchemas(p.opts.catalog, kept.stamps)) {
     engineCounters.reuses++;
     if (kept.reuse === 'always' || kept.boundAt === o.nowUs) return kept;
     const moved = retime({ logical: kept.logical, physical: kept.physical }, o.nowUs - kept.boundAt);
-    return { ...moved, boundAt: o.nowUs, reuse: 'retime' };
+    return { ...moved, boundAt: o.nowUs, reuse: 'retime', stamps: kept.stamps };
   }
   const inst = o.meter ? withMeter(o.meter, () => plan(p, values, o)) : plan(p, values, o);
   if (inst.reuse !== 'never') p.instances.set(key, inst);
@@ -82,6 +95,7 @@ export function instantiate(p: Prepared, values: ReadonlyMap<string, string | nu
 }
 
 function plan(p: Prepared, values: ReadonlyMap<string, string | null>, o: InstantiateOptions): Instance {
+  const stamps = schemaStamps(p.opts.catalog);
   const binder = new Binder({ catalog: p.opts.catalog, params: values, declaredParams: p.opts.declaredParams, nowUs: o.nowUs });
   let bound: Plan;
   if (!o.consumer) bound = binder.bindTop(p.query);
@@ -90,7 +104,7 @@ function plan(p: Prepared, values: ReadonlyMap<string, string | null>, o: Instan
   const physical = planPhysical(logical, p.opts.physical);
   const graph = { logical, physical };
   const reuse = clockFree(graph) ? 'always' : retimable(graph) ? 'retime' : 'never';
-  return { logical, physical, boundAt: o.nowUs, reuse };
+  return { logical, physical, boundAt: o.nowUs, reuse, stamps };
 }
 
 function consumerQuery(p: Prepared, c: Consumer, parse: ((c: Consumer) => Query) | undefined): Query {

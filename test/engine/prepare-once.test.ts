@@ -103,3 +103,18 @@ describe('moving a prepared plan in time equals planning at that time', () => {
     expect(explainBoth(planRequest(prep, resolveRequest(prep, new Map()), catalog, FIXTURE_NOW + 60 * MIN).physical)).toMatch(/time=\(2025-01-15T12:00:00Z, \+inf\)/);
   });
 });
+
+describe('a kept plan follows the schema', () => {
+  it('a new top-level key seen after the plan was kept appears in SELECT * (the plan is bound again)', async () => {
+    const svc = await createQueryService({ store: fixtureStore(), stateDir: null, nowMicros: () => FIXTURE_NOW, cache: { sweepMs: 0 } });
+    await svc.createEndpoint({ name: 'newest.row', cache_duration_seconds: 0, query: 'select * except (metadata, event_message) from `edge.logs.prod` t order by t.timestamp desc limit 1' });
+    const run = async () => JSON.parse((await svc.run({ endpoint: 'newest.row', params: new Map(), redactHeader: false })).body.toString()) as { result: Record<string, unknown>[] };
+    expect(Object.keys((await run()).result[0]!)).not.toContain('zz_new');
+    await svc.ingest('edge.logs.prod', [{ id: 'n1', timestamp: '2025-01-15T13:00:00Z', event_message: 'x', project: 'alpha', zz_new: 'v' }]);
+    const b = snapshotCounters();
+    const row = (await run()).result[0]!;
+    expect(row.zz_new).toBe('v');
+    expect(delta(b).binds).toBe(1);
+    svc.close();
+  });
+});
