@@ -10,10 +10,9 @@ import type { QueryGate } from './query-gate.ts';
 import type { RunResponse } from '../endpoints/service-types.ts';
 import type { Catalog } from '../plan/catalog.ts';
 import { ExecContext, meterLimits, type Budget } from '../exec/context.ts';
-import { cachedAggregate } from '../exec/physical/rules/bucket-aggregate-from-cache.ts';
 import { WorkMeter } from '../core/work-meter.ts';
 import { BucketCache, type SourceClock } from './bucket-cache.ts';
-import { dependsOnlyOnScanAndWindowStart } from '../plan/clock.ts';
+import { bucketAggregateOf, movesOnlyWithWindowStart } from '../engine/engine.ts';
 
 export interface RunContext {
   catalog: Catalog;
@@ -150,7 +149,7 @@ export class ResultCache {
       }
       const t0 = performance.now();
       const inst = planRequest(prep, req, ctx.catalog, nowUs, new WorkMeter(meterLimits(ctx.budget)));
-      const shape = cachedAggregate(inst.physical);
+      const shape = bucketAggregateOf(inst);
       if (shape) {
         this.kinds.set(key, 'bucket');
         const source = shape.scan.source;
@@ -162,7 +161,7 @@ export class ResultCache {
         const run = new ExecContext(ctx.budget);
         run.bucketRows = new Map([[shape.agg, a.rows]]);
         const r = executePlan(inst.physical, prep, redact, ctx.budget, performance.now() - t0, req.format, run);
-        if (dependsOnlyOnScanAndWindowStart(inst.logical, shape.scan)) {
+        if (movesOnlyWithWindowStart(inst, shape)) {
           const { minTs, minTsClock } = shape.scan;
           const offset = minTsClock === 'affine' && minTs !== undefined ? minTs - nowUs : null;
           this.bucketMemos.set(key, { result: r, source: clock, seq, watermark, computedAt: nowUs, offset, firstCounted: a.firstCounted });

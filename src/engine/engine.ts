@@ -13,6 +13,8 @@ import type { Catalog } from '../plan/catalog.ts';
 import { planPhysical, type PhysicalOptions } from '../exec/physical/plan-physical.ts';
 import type { PhysicalPlan } from '../exec/physical/physical-plan.ts';
 import { clockFree, retimable, retime } from './retime.ts';
+import { cachedAggregate, type BucketShape } from '../exec/physical/rules/bucket-aggregate-from-cache.ts';
+import { dependsOnlyOnScanAndWindowStart } from '../plan/clock.ts';
 
 /** Prepared instances kept per saved query (distinct parameter values and sandbox texts), least recently used dropped. */
 export const MAX_INSTANCES = 128;
@@ -128,4 +130,14 @@ function instanceKey(values: ReadonlyMap<string, string | null>, consumer: Consu
 /** Plans an ad-hoc (not saved) query end to end: the full parse-free bind + plan + physical path. */
 export function planOnce(query: Query, catalog: Catalog, params: ReadonlyMap<string, string | null>, nowUs: number, physical: PhysicalOptions = {}): Instance {
   return plan(prepare(query, { catalog, declaredParams: null, physical }), params, { nowUs });
+}
+
+/** The aggregation the instance answers from the bucket cache (rule BucketAggregateFromCache), if any. */
+export function bucketAggregateOf(inst: Instance): BucketShape | null {
+  return cachedAggregate(inst.physical);
+}
+
+/** Whether the answer changes with the clock only as the bucket scan's window start moves (bucket memo). */
+export function movesOnlyWithWindowStart(inst: Instance, shape: BucketShape): boolean {
+  return dependsOnlyOnScanAndWindowStart(inst.logical, shape.scan);
 }
