@@ -5,13 +5,12 @@
 // the new events plus the buckets, and the answer equals the query's at that instant.
 
 import { truncTimestamp } from '../core/time.ts';
-import { aggregateFunction, scalarFunction } from '../fn/index.ts';
-import type { BExpr, ColInfo, Plan, ScanPlan } from '../plan/bound.ts';
+import type { Plan, ScanPlan } from '../plan/bound.ts';
 import { canonicalPlanKey } from '../plan/canonical.ts';
 import { buildOperator } from '../exec/build.ts';
 import { ExecContext, type Budget } from '../exec/context.ts';
 import type { Value } from '../exec/values.ts';
-import type { BucketShape } from '../exec/physical/rules/bucket-aggregate-from-cache.ts';
+import { minutePartialsPlan, type BucketShape } from '../exec/physical/rules/bucket-aggregate-from-cache.ts';
 
 export { findBucketAggregate, type BucketShape } from '../exec/physical/rules/bucket-aggregate-from-cache.ts';
 
@@ -209,15 +208,9 @@ export class BucketCache {
    * `earliest` the smallest counted timestamp last.
    */
   private partials(shape: BucketShape, scan: ScanPlan, ctx: ExecContext, earliest = false): Map<number, number[]> {
-    const { agg, ts } = shape;
-    const trunc = scalarFunction('TIMESTAMP_TRUNC')!;
-    const count = aggregateFunction('COUNT')!;
-    const key: BExpr = { k: 'call', fn: trunc, args: [ts, { k: 'const', value: 'MINUTE', type: 'STRING' }], type: 'TIMESTAMP', safe: false };
-    const aggs: BExpr[] = [{ k: 'agg', agg: count, args: [], distinct: false, star: true, type: 'INT64' }, ...agg.aggs];
-    if (earliest) aggs.push({ k: 'agg', agg: aggregateFunction('MIN')!, args: [ts], distinct: false, star: false, type: 'TIMESTAMP' });
-    const cols: ColInfo[] = [key, ...aggs].map((_, i) => ({ id: -1_000_000 - i, name: `$p${i}`, type: 'INT64' }));
-    const input = withScan(agg.input, shape.scan, { ...scan, order: 'any' });
-    const op = buildOperator({ k: 'aggregate', input, keys: [key], aggs, cols }, ctx);
+    const plan = minutePartialsPlan(shape, scan, earliest);
+    const cols = plan.cols;
+    const op = buildOperator(plan, ctx);
     const accs = cols.map((c) => op.acc(c.id));
     const out = new Map<number, number[]>();
     for (let b = op.next(); b !== null; b = op.next()) {

@@ -24,7 +24,8 @@ export function explainBoth(plan: PhysicalPlan): string {
 
 function inputs(n: PhysicalNode): PhysicalNode[] {
   switch (n.op) {
-    case 'Scan': case 'Values': case 'Rows': case 'HotUnnest': case 'BucketAggregateFromCache': return [];
+    case 'Scan': case 'Values': case 'Rows': case 'HotUnnest': return [];
+    case 'BucketAggregateFromCache': return [n.partials];
     case 'HotBucketAggregate': return [n.hot];
     case 'Join': return [n.left, n.right];
     case 'SetOp': return n.inputs;

@@ -63,7 +63,8 @@ export type PhysicalNode = Base & (
   | { op: 'Join'; logical: Logical<'join'>; left: PhysicalNode; right: PhysicalNode; equi: { left: BExpr; right: BExpr } | null }
   | { op: 'Aggregate'; logical: AggregatePlan; input: PhysicalNode }
   | { op: 'HotBucketAggregate'; logical: AggregatePlan; unit: string; hot: Extract<PhysicalNode, { op: 'HotUnnest' }>; counters: HotCounterPlan[] }
-  | { op: 'BucketAggregateFromCache'; logical: AggregatePlan; unit: string; scan: ScanPlan }
+  /** `partials`: how the cache computes the per-minute partials it folds in (not built per request). */
+  | { op: 'BucketAggregateFromCache'; logical: AggregatePlan; unit: string; scan: ScanPlan; partials: PhysicalNode }
   | { op: 'Sort'; logical: Logical<'sort'>; input: PhysicalNode }
   | { op: 'Limit'; logical: Logical<'limit'>; input: PhysicalNode }
   | { op: 'Distinct'; logical: Logical<'distinct'>; input: PhysicalNode }

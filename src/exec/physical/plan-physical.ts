@@ -15,7 +15,7 @@ import { hashJoinOnEquiKeys } from './rules/hash-join-on-equi-keys.ts';
 import { projectScanByTimeRange } from './rules/project-scan-by-time-range.ts';
 import { topNByTimeFromSortedSegments } from './rules/top-n-by-time-from-sorted-segments.ts';
 import { limitHintToScan } from './rules/limit-hint-to-scan.ts';
-import { findBucketAggregate } from './rules/bucket-aggregate-from-cache.ts';
+import { findBucketAggregate, minutePartialsPlan, type BucketShape } from './rules/bucket-aggregate-from-cache.ts';
 
 export interface PhysicalOptions {
   /** Rows the consumer reads at most (the endpoint's row cap + 1); null = all. */
@@ -30,13 +30,13 @@ export function planPhysical(plan: Plan, opts: PhysicalOptions = {}): PhysicalPl
   const uses = columnUses(plan);
   const cached = opts.bucketCache ? findBucketAggregate(plan) : null;
   const subqueries = new Map<Plan, PhysicalNode>();
-  const planner = new Planner(uses, cached?.agg ?? null, subqueries);
+  const planner = new Planner(uses, cached, subqueries);
   const root = planner.node(plan, opts.limitHint ?? null);
   return { root, logical: plan, subqueries };
 }
 
 class Planner {
-  constructor(private readonly uses: ColumnUses, private readonly cachedAgg: Plan | null, private readonly subqueries: Map<Plan, PhysicalNode>) {}
+  constructor(private readonly uses: ColumnUses, private readonly cached: BucketShape | null, private readonly subqueries: Map<Plan, PhysicalNode>) {}
 
   node(p: Plan, hint: number | null): PhysicalNode {
     this.noteSubqueries(p);
@@ -75,11 +75,11 @@ class Planner {
   }
 
   private aggregate(p: Extract<Plan, { k: 'aggregate' }>): PhysicalNode {
-    if (p === this.cachedAgg) {
-      const key = p.keys[0] as Extract<BExpr, { k: 'call' }>;
-      const unit = String((key.args[1] as Extract<BExpr, { k: 'const' }>).value);
-      const scan = (key.args[0] as Extract<BExpr, { k: 'col' }>).origin!.scan;
-      return { op: 'BucketAggregateFromCache', logical: p, unit, scan, rules: ['BucketAggregateFromCache'] };
+    const c = this.cached;
+    if (c && p === c.agg) {
+      const partial = minutePartialsPlan(c, c.scan);
+      const partials = new Planner(columnUses(partial), null, new Map()).node(partial, null);
+      return { op: 'BucketAggregateFromCache', logical: p, unit: c.unit, scan: c.scan, partials, rules: ['BucketAggregateFromCache'] };
     }
     const hot = hotBucketAggregate(p, this.uses);
     if (hot) {

@@ -2,7 +2,8 @@
 // MINUTE|HOUR|DAY) key; COUNT/COUNTIF of row-wise expressions) is answered from the bucket cache's
 // per-minute partials. Applied only when the caller runs the plan through the bucket cache.
 
-import type { BExpr, Plan, ScanPlan } from '../../../plan/bound.ts';
+import type { BExpr, ColInfo, Plan, ScanPlan } from '../../../plan/bound.ts';
+import { aggregateFunction, scalarFunction } from '../../../fn/index.ts';
 import { originOf, someNode } from '../../../plan/expr-util.ts';
 import type { AggregatePlan, PhysicalNode, PhysicalPlan } from '../physical-plan.ts';
 
@@ -72,4 +73,26 @@ export function cachedAggregate(plan: PhysicalPlan): BucketShape | null {
     return null;
   };
   return find(plan.root);
+}
+
+/**
+ * The aggregation the bucket cache runs to fill its per-minute partials over `scan` (the shape's scan
+ * with other bounds): per minute, [row count, each aggregate], and with `earliest` the smallest counted timestamp last.
+ */
+export function minutePartialsPlan(shape: BucketShape, scan: ScanPlan, earliest = false): Extract<Plan, { k: 'aggregate' }> {
+  const { agg, ts } = shape;
+  const trunc = scalarFunction('TIMESTAMP_TRUNC')!;
+  const count = aggregateFunction('COUNT')!;
+  const key: BExpr = { k: 'call', fn: trunc, args: [ts, { k: 'const', value: 'MINUTE', type: 'STRING' }], type: 'TIMESTAMP', safe: false };
+  const aggs: BExpr[] = [{ k: 'agg', agg: count, args: [], distinct: false, star: true, type: 'INT64' }, ...agg.aggs];
+  if (earliest) aggs.push({ k: 'agg', agg: aggregateFunction('MIN')!, args: [ts], distinct: false, star: false, type: 'TIMESTAMP' });
+  const cols: ColInfo[] = [key, ...aggs].map((_, i) => ({ id: -1_000_000 - i, name: `$p${i}`, type: 'INT64' }));
+  return { k: 'aggregate', input: withScan(agg.input, shape.scan, { ...scan, order: 'any' }), keys: [key], aggs, cols };
+}
+
+/** Copies the row-wise input with its scan replaced. */
+function withScan(p: Plan, scan: ScanPlan, replacement: ScanPlan): Plan {
+  if (p === scan) return replacement;
+  if (p.k === 'filter' || p.k === 'unnest' || p.k === 'project') return { ...p, input: withScan(p.input, scan, replacement) } as Plan;
+  throw new Error('internal: bucket-cache input is not row-wise');
 }
