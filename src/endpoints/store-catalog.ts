@@ -50,7 +50,7 @@ function handle(s: SourceStore): SourceHandle {
     schemaChildren: (path) => schemaIndex(s.schema()).children.get(pathKey(path)) ?? [],
     scan: (spec) => s.scan(spec),
     hotKeys: s.hotKeys,
-    schemaStamp: () => ({ fields: s.schema(), columns: s.topLevelColumns().size }),
+    schemaStamp: () => s.schemaVersion(),
     hotDict: (key) => s.hotDict(key),
     lastSeq: () => s.lastSeq(),
     watermark: () => s.watermark(),

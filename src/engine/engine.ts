@@ -46,7 +46,7 @@ export interface Instance {
   stamps: SchemaStamp[];
 }
 
-type SchemaStamp = { fields: object; columns: number } | undefined;
+type SchemaStamp = number | undefined;
 
 function schemaStamps(catalog: Catalog): SchemaStamp[] {
   return catalog.sourceNames().map((n) => catalog.source(n)?.schemaStamp?.());
@@ -54,7 +54,7 @@ function schemaStamps(catalog: Catalog): SchemaStamp[] {
 
 function sameSchemas(catalog: Catalog, stamps: SchemaStamp[]): boolean {
   const now = schemaStamps(catalog);
-  return now.length === stamps.length && now.every((s, i) => s?.fields === stamps[i]?.fields && s?.columns === stamps[i]?.columns);
+  return now.length === stamps.length && now.every((s, i) => s === stamps[i]);
 }
 
 export interface Prepared {
