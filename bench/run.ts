@@ -9,6 +9,7 @@ import { runChild } from './child.ts';
 import { httpRun, type HttpFigures } from './http-run.ts';
 import { renderReport, type SizeResult } from './report.ts';
 import { progress } from './stats.ts';
+import { measurePrepareOverhead, overheadTable } from './prepare-overhead.ts';
 import type { EngineOut, DuckOut } from './report.ts';
 
 const HEAP_MB = 20_480;
@@ -36,7 +37,10 @@ for (const size of sizes) {
     httpFigures = await httpRun(data, engine.projects.big, quick ? 5 : 10);
   }
 }
-const report = renderReport({ quick, machine, results, http: httpFigures!, minutes: (performance.now() - started) / 60_000 });
+progress('prepare-once overhead');
+const overhead = overheadTable(await measurePrepareOverhead(timeMs));
+const report = renderReport({ quick, machine, results, http: httpFigures!, minutes: (performance.now() - started) / 60_000 }) +
+  `\n## Per-request planning overhead (prepare once)\n\n${overhead}\n`;
 writeFileSync(new URL('./RESULTS.md', import.meta.url), report);
 process.stdout.write(report);
 progress(`wrote bench/RESULTS.md in ${((performance.now() - started) / 60_000).toFixed(1)} min`);

@@ -4,77 +4,17 @@
 // ones included), follow evictions, and answer from the partials: the cost of a warm answer is
 // the new events plus the buckets, and the answer equals the query's at that instant.
 
-import { truncWidthUs } from '../core/date-parts.ts';
 import { truncTimestamp } from '../core/time.ts';
-import { aggregateFunction, scalarFunction } from '../fn/index.ts';
-import type { BExpr, ColInfo, Plan, ScanPlan } from '../plan/bound.ts';
-import { explainPlan } from '../plan/explain.ts';
-import { originOf, someNode } from '../plan/expr-util.ts';
+import type { Plan, ScanPlan } from '../plan/bound.ts';
+import { canonicalPlanKey } from '../plan/canonical.ts';
 import { buildOperator } from '../exec/build.ts';
 import { ExecContext, type Budget } from '../exec/context.ts';
 import type { Value } from '../core/values.ts';
+import { minutePartialsPlan, type BucketShape } from '../exec/physical/rules/bucket-aggregate-from-cache.ts';
+
+export { findBucketAggregate, type BucketShape } from '../exec/physical/rules/bucket-aggregate-from-cache.ts';
 
 const MINUTE = 60_000_000;
-/** TIMESTAMP_TRUNC parts whose buckets are whole minutes (MINUTE, HOUR, DAY): sums of minute states. */
-const isMinuteMultiple = (part: string): boolean => {
-  const w = truncWidthUs(part);
-  return w !== undefined && w >= MINUTE && w % MINUTE === 0;
-};
-// Counts add up exactly across minutes; SUM is left out because an all-NULL SUM is NULL, not 0.
-const DECOMPOSABLE = new Set(['COUNT', 'COUNTIF']);
-
-type AggregatePlan = Extract<Plan, { k: 'aggregate' }>;
-
-export interface BucketShape {
-  agg: AggregatePlan;
-  scan: ScanPlan;
-  unit: string;
-  /** The TIMESTAMP_TRUNC argument (the scan's timestamp column). */
-  ts: BExpr;
-}
-
-/** Finds the time-bucket aggregation the bucket cache can keep, or null (then the plan runs normally). */
-export function findBucketAggregate(plan: Plan): BucketShape | null {
-  if (plan.k === 'aggregate') {
-    const s = shapeOf(plan);
-    if (s) return s;
-  }
-  const kids = plan.k === 'join' ? [plan.left, plan.right] : plan.k === 'setop' ? plan.inputs : 'input' in plan ? [plan.input] : [];
-  for (const k of kids) {
-    const s = findBucketAggregate(k);
-    if (s) return s;
-  }
-  return null;
-}
-
-function shapeOf(agg: AggregatePlan): BucketShape | null {
-  if (agg.keys.length !== 1) return null;
-  const key = agg.keys[0]!;
-  if (key.k !== 'call' || key.fn.name !== 'TIMESTAMP_TRUNC' || key.args.length !== 2) return null;
-  const [ts, unit] = key.args as [BExpr, BExpr];
-  if (unit.k !== 'const' || typeof unit.value !== 'string' || !isMinuteMultiple(unit.value)) return null;
-  const o = originOf(ts);
-  if (!o || o.element || o.path.length !== 1 || o.path[0] !== 'timestamp') return null;
-  for (const a of agg.aggs) {
-    if (a.k !== 'agg' || a.distinct || !DECOMPOSABLE.has(a.agg.name)) return null;
-  }
-  if (!rowWise(agg.input, o.scan)) return null;
-  if (o.scan.afterSeq !== undefined) return null;
-  return { agg, scan: o.scan, unit: unit.value, ts };
-}
-
-/** The input is the scan under filters, unnests and projections only, with no subqueries. */
-function rowWise(p: Plan, scan: ScanPlan): boolean {
-  const noSub = (e: BExpr) => !someNode(e, (x) => x.k === 'subquery');
-  switch (p.k) {
-    case 'scan': return p === scan;
-    case 'filter': return noSub(p.pred) && rowWise(p.input, scan);
-    case 'unnest': return noSub(p.array) && rowWise(p.input, scan);
-    case 'project': return p.exprs.every(noSub) && rowWise(p.input, scan);
-    default: return false;
-  }
-}
-
 /** Copies the row-wise input with its scan replaced. */
 function withScan(p: Plan, scan: ScanPlan, replacement: ScanPlan): Plan {
   if (p === scan) return replacement;
@@ -114,7 +54,8 @@ class BucketState {
 }
 
 export interface BucketAnswer {
-  plan: Plan;
+  /** The aggregation's rows (bucket start, then each aggregate), for the run context of the plan. */
+  rows: Value[][];
   /** The state existed before this request (a warm answer). */
   warm: boolean;
   /**
@@ -157,8 +98,8 @@ export class BucketCache {
     for (const k of [...this.states.keys()]) if (k.startsWith(prefix)) this.states.delete(k);
   }
 
-  /** Brings the state for `key` up to date and returns the plan with its aggregation answered. */
-  answer(key: string, plan: Plan, shape: BucketShape, clock: SourceClock, budget: Budget): BucketAnswer {
+  /** Brings the state for `key` up to date and returns the rows of the aggregation. */
+  answer(key: string, shape: BucketShape, clock: SourceClock, budget: Budget): BucketAnswer {
     const { agg, scan, unit } = shape;
     const signature = signatureOf(shape);
     let state = this.states.get(key);
@@ -217,8 +158,7 @@ export class BucketCache {
     for (const [b, parts] of [...buckets.entries()].sort((x, y) => x[0] - y[0])) {
       if (parts[0]! > 0) rows.push([b, ...parts.slice(1)]);
     }
-    const replaced = replaceNode(plan, agg, { k: 'rows', rows, cols: agg.cols, note: `bucket-cache ${unit.toLowerCase()} buckets=${rows.length}` });
-    return { plan: replaced, warm, firstCounted, scanned: ctx.scanned };
+    return { rows, warm, firstCounted, scanned: ctx.scanned };
   }
 
   /** Background warming: folds new events into every state without answering. */
@@ -231,7 +171,14 @@ export class BucketCache {
       const first = this.partials(shape, withBounds(scan, state.floor), ctx);
       for (const [m, parts] of first) state.minutes.set(m, parts);
     } else if (seq > state.lastSeq) {
-      const fresh = this.partials(shape, { ...withBounds(scan, state.floor), afterSeq: state.lastSeq }, ctx);
+      // Only events ingested since the last sync: the sequence number reaches the scan as run context.
+      ctx.afterSeq = state.lastSeq;
+      let fresh: Map<number, number[]>;
+      try {
+        fresh = this.partials(shape, withBounds(scan, state.floor), ctx);
+      } finally {
+        ctx.afterSeq = null;
+      }
       for (const [m, parts] of fresh) {
         const acc = state.minutes.get(m);
         if (!acc) state.minutes.set(m, parts);
@@ -263,15 +210,9 @@ export class BucketCache {
    * `earliest` the smallest counted timestamp last.
    */
   private partials(shape: BucketShape, scan: ScanPlan, ctx: ExecContext, earliest = false): Map<number, number[]> {
-    const { agg, ts } = shape;
-    const trunc = scalarFunction('TIMESTAMP_TRUNC')!;
-    const count = aggregateFunction('COUNT')!;
-    const key: BExpr = { k: 'call', fn: trunc, args: [ts, { k: 'const', value: 'MINUTE', type: 'STRING' }], type: 'TIMESTAMP', safe: false };
-    const aggs: BExpr[] = [{ k: 'agg', agg: count, args: [], distinct: false, star: true, type: 'INT64' }, ...agg.aggs];
-    if (earliest) aggs.push({ k: 'agg', agg: aggregateFunction('MIN')!, args: [ts], distinct: false, star: false, type: 'TIMESTAMP' });
-    const cols: ColInfo[] = [key, ...aggs].map((_, i) => ({ id: -1_000_000 - i, name: `$p${i}`, type: 'INT64' }));
-    const input = withScan(agg.input, shape.scan, { ...scan, order: 'any' });
-    const op = buildOperator({ k: 'aggregate', input, keys: [key], aggs, cols }, ctx);
+    const plan = minutePartialsPlan(shape, scan, earliest);
+    const cols = plan.cols;
+    const op = buildOperator(plan, ctx);
     const accs = cols.map((c) => op.acc(c.id));
     const out = new Map<number, number[]>();
     for (let b = op.next(); b !== null; b = op.next()) {
@@ -295,6 +236,6 @@ function signatureOf(shape: BucketShape): string {
   const s: ScanPlan = { ...shape.scan };
   delete s.minTs;
   delete s.minInclusive;
-  return explainPlan({ ...shape.agg, input: withScan(shape.agg.input, shape.scan, s) });
+  return canonicalPlanKey({ ...shape.agg, input: withScan(shape.agg.input, shape.scan, s) });
 }
 

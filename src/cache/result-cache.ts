@@ -11,10 +11,10 @@ import type { QueryGate } from './query-gate.ts';
 import type { BodyStream } from '../exec/body-stream.ts';
 import type { RunResponse } from '../endpoints/service-types.ts';
 import type { Catalog } from '../plan/catalog.ts';
-import { meterLimits, type Budget } from '../exec/context.ts';
+import { ExecContext, meterLimits, type Budget } from '../exec/context.ts';
 import { WorkMeter } from '../core/work-meter.ts';
-import { BucketCache, findBucketAggregate, type SourceClock } from './bucket-cache.ts';
-import { dependsOnlyOnScanAndWindowStart } from '../plan/clock.ts';
+import { BucketCache, type SourceClock } from './bucket-cache.ts';
+import { bucketAggregateOf, movesOnlyWithWindowStart } from '../engine/engine.ts';
 
 export interface RunContext {
   catalog: Catalog;
@@ -150,17 +150,20 @@ export class ResultCache {
       const memo = this.bucketMemos.get(key);
       if (memo && memoHolds(memo, nowUs)) return this.memoHit(memo, nowUs);
       const t0 = performance.now();
-      const plan = planRequest(prep, req, ctx.catalog, nowUs, new WorkMeter(meterLimits(ctx.budget)));
-      const shape = findBucketAggregate(plan);
+      const inst = planRequest(prep, req, ctx.catalog, nowUs, new WorkMeter(meterLimits(ctx.budget)));
+      const shape = bucketAggregateOf(inst);
       if (shape) {
         this.kinds.set(key, 'bucket');
         const source = shape.scan.source;
         const clock: SourceClock = { lastSeq: () => source.lastSeq(), watermark: () => source.watermark() };
         const seq = clock.lastSeq(), watermark = clock.watermark();
-        const a = this.buckets.answer(key, plan, shape, clock, ctx.budget);
+        const a = this.buckets.answer(key, shape, clock, ctx.budget);
         this.trimBuckets(key);
-        const r = executePlan(a.plan, prep, redact, ctx.budget, performance.now() - t0, req.format);
-        if (dependsOnlyOnScanAndWindowStart(plan, shape.scan)) {
+        // The bucket rows reach the run as its context; the plan stays the prepared one.
+        const run = new ExecContext(ctx.budget);
+        run.bucketRows = new Map([[shape.agg, a.rows]]);
+        const r = executePlan(inst.physical, prep, redact, ctx.budget, performance.now() - t0, req.format, run);
+        if (movesOnlyWithWindowStart(inst, shape)) {
           const { minTs, minTsClock } = shape.scan;
           const offset = minTsClock === 'affine' && minTs !== undefined ? minTs - nowUs : null;
           this.bucketMemos.set(key, { result: r, source: clock, seq, watermark, computedAt: nowUs, offset, firstCounted: a.firstCounted });

@@ -9,10 +9,8 @@ import { parseTimestamp, nowMicros } from '../core/time.ts';
 import { Store, defaultStoreConfig } from '../store/store.ts';
 import { createQueryService } from '../endpoints/service.ts';
 import { planRequest, resolveRequest } from '../endpoints/execute.ts';
-import { parseSavedQuery } from '../endpoints/prepare.ts';
-import { Binder } from '../plan/binder.ts';
-import { optimize } from '../plan/rules.ts';
-import { explainPlan } from '../plan/explain.ts';
+import { explainSqlBoth, explainTarget, planSqlOnCatalog } from '../endpoints/query-sql.ts';
+import { explainBoth } from '../exec/physical/explain-physical.ts';
 import { runToJson } from '../exec/run.ts';
 import { parseArgs, UsageError } from './args.ts';
 import { OUTPUT_FORMATS, type OutputFormat } from '../exec/sinks/row-sink.ts';
@@ -83,16 +81,16 @@ export async function queryCommand(argv: string[], io: Io = stdio): Promise<numb
       if (lql) params.set('lql', lql);
       if (args.has('explain')) {
         const prep = service.resolve(endpoint);
-        io.out(explainPlan(planRequest(prep, resolveRequest(prep, params), service.catalog, now)) + '\n');
+        io.out(explainBoth(planRequest(prep, resolveRequest(prep, params), service.catalog, now).physical) + '\n');
         return 0;
       }
       const r = await service.run(format === 'json' ? { endpoint, params, redactHeader: false } : { endpoint, params, redactHeader: false, accepted: format });
       io.out(printable(r.body, r.format ?? 'json'));
       return 0;
     }
-    const q = parseSavedQuery(sql!);
-    const plan = optimize(new Binder({ catalog: service.catalog, params: new Map([...params].map(([k, v]) => [k, v])), nowUs: now }).bindTop(q));
-    if (args.has('explain')) { io.out(explainPlan(plan) + '\n'); return 0; }
+    const sqlOpts = { params: new Map<string, string | null>(params), nowUs: now };
+    if (args.has('explain') || explainTarget(sql!) !== null) { io.out(explainSqlBoth(service.catalog, sql!, sqlOpts) + '\n'); return 0; }
+    const plan = planSqlOnCatalog(service.catalog, sql!, sqlOpts).physical;
     io.out(printable(runToJson(plan, format === 'json' ? { maxRows: null } : { maxRows: null, format }).body, format));
     return 0;
   } catch (err) {

@@ -8,13 +8,12 @@ import { DEFAULT_LIMITS, type Limits } from '../core/limits.ts';
 import type { Query } from '../sql/ast.ts';
 import { compileLql } from '../lql/compile.ts';
 import { compileRegex } from '../core/regex.ts';
-import { Binder } from '../plan/binder.ts';
-import { optimize } from '../plan/rules.ts';
-import type { Plan } from '../plan/bound.ts';
+import { instantiate, type Consumer, type Instance } from '../engine/engine.ts';
+import type { PhysicalPlan } from '../exec/physical/physical-plan.ts';
 import type { Catalog } from '../plan/catalog.ts';
 import { asLimitError, runToJson, runToJsonSliced, type JsonResult } from '../exec/run.ts';
 import { ExecContext, meterLimits } from '../exec/context.ts';
-import { WorkMeter, withMeter } from '../core/work-meter.ts';
+import { WorkMeter } from '../core/work-meter.ts';
 import { pinReads } from '../store/read-pins.ts';
 import type { Budget } from '../exec/context.ts';
 import { redactJsonText } from '../redact/redact-json.ts';
@@ -95,21 +94,13 @@ export function parseConsumerSql(text: string, limits: Pick<Limits, 'maxQueryLen
   return stmts[0] as Query;
 }
 
-/** Plans a request; under `meter` (the request's budget) binding and constant folding are charged and bounded. */
-export function planRequest(prep: PreparedEndpoint, req: ResolvedRequest, catalog: Catalog, nowUs: number, meter?: WorkMeter): Plan {
-  if (meter) return withMeter(meter, () => planUnmetered(prep, req, catalog, nowUs));
-  return planUnmetered(prep, req, catalog, nowUs);
-}
-
-function planUnmetered(prep: PreparedEndpoint, req: ResolvedRequest, catalog: Catalog, nowUs: number): Plan {
-  const binder = new Binder({ catalog, params: req.values, declaredParams: prep.paramNames, nowUs });
-  let plan: Plan;
-  if (!req.consumer) plan = binder.bindTop(prep.query);
-  else {
-    const consumer = req.consumer.kind === 'sql' ? parseConsumerSql(req.consumer.text, req.limits) : compileLql(req.consumer.text, prep.ctes);
-    plan = binder.bindSandboxed(prep.query, consumer);
-  }
-  return optimize(plan);
+/**
+ * The planned query of a request, from the engine: a prepared instance when these parameter values (and
+ * sandbox text) were seen, else bound and planned now, under `meter` (the request's budget) when given.
+ */
+export function planRequest(prep: PreparedEndpoint, req: ResolvedRequest, _catalog: Catalog, nowUs: number, meter?: WorkMeter): Instance {
+  const parseConsumer = (c: Consumer): Query => (c.kind === 'sql' ? parseConsumerSql(c.text, req.limits) : compileLql(c.text, prep.ctes));
+  return instantiate(prep.engine, req.values, meter ? { nowUs, consumer: req.consumer, parseConsumer, meter } : { nowUs, consumer: req.consumer, parseConsumer });
 }
 
 export interface ExecuteResult {
@@ -126,14 +117,14 @@ export interface ExecuteResult {
 
 export function executeRequest(prep: PreparedEndpoint, req: ResolvedRequest, redact: boolean, catalog: Catalog, nowUs: number, budget: Budget): ExecuteResult {
   const t0 = performance.now();
-  const plan = planRequest(prep, req, catalog, nowUs);
+  const plan = planRequest(prep, req, catalog, nowUs).physical;
   return executePlan(plan, prep, redact, budget, performance.now() - t0, req.format);
 }
 
 /** Executes an already planned request: rows capped at max_limit, redacted when asked. */
-export function executePlan(plan: Plan, prep: PreparedEndpoint, redact: boolean, budget: Budget, planMs: number, format: OutputFormat = 'json'): ExecuteResult {
+export function executePlan(plan: PhysicalPlan, prep: PreparedEndpoint, redact: boolean, budget: Budget, planMs: number, format: OutputFormat = 'json', ctx: ExecContext = new ExecContext(budget)): ExecuteResult {
   const t1 = performance.now();
-  const r = runToJson(plan, { maxRows: prep.def.max_limit, budget, format, redact });
+  const r = runToJson(plan, { maxRows: prep.def.max_limit, budget, format, redact }, ctx);
   const t2 = performance.now();
   const body = redact && format !== 'csv' ? redactBody(r.body) : r.body;
   const timings = [{ name: 'plan', ms: planMs }, { name: 'exec', ms: t2 - t1 }];
@@ -148,9 +139,9 @@ export function executePlan(plan: Plan, prep: PreparedEndpoint, redact: boolean,
 export async function executeRequestSliced(prep: PreparedEndpoint, req: ResolvedRequest, redact: boolean, catalog: Catalog, nowUs: number, budget: Budget, stream?: BodyStream): Promise<ExecuteResult> {
   const meter = new WorkMeter(meterLimits(budget));
   const t0 = performance.now();
-  let plan: Plan;
+  let plan: PhysicalPlan;
   try {
-    plan = planRequest(prep, req, catalog, nowUs, meter);
+    plan = planRequest(prep, req, catalog, nowUs, meter).physical;
   } catch (err) {
     throw asLimitError(err);
   }
@@ -158,7 +149,7 @@ export async function executeRequestSliced(prep: PreparedEndpoint, req: Resolved
 }
 
 /** Executes a planned request in slices: rows capped at max_limit, redacted when asked. */
-export async function executePlanSliced(plan: Plan, prep: PreparedEndpoint, redact: boolean, ctx: ExecContext, planMs: number, format: OutputFormat = 'json', stream?: BodyStream): Promise<ExecuteResult> {
+export async function executePlanSliced(plan: PhysicalPlan, prep: PreparedEndpoint, redact: boolean, ctx: ExecContext, planMs: number, format: OutputFormat = 'json', stream?: BodyStream): Promise<ExecuteResult> {
   const t1 = performance.now();
   const unpin = pinReads();
   let r: JsonResult;

@@ -7,12 +7,13 @@ import { createHash } from 'node:crypto';
 import { RingqlError } from '../core/errors.ts';
 import { findBucketAggregate } from '../cache/bucket-cache.ts';
 import type { QueryGate } from '../cache/query-gate.ts';
-import type { Budget } from '../exec/context.ts';
+import { ExecContext, type Budget } from '../exec/context.ts';
 import type { Plan, ScanPlan } from '../plan/bound.ts';
 import type { Catalog, SourceHandle } from '../plan/catalog.ts';
 import { someNode } from '../plan/expr-util.ts';
 import { executePlan, executeRequestSliced, planRequest, type ResolvedRequest } from './execute.ts';
 import type { PreparedEndpoint } from './prepare.ts';
+import type { Instance } from '../engine/engine.ts';
 import type { LiveFeed, LiveMode, RunRequest, RunResponse } from './service-types.ts';
 
 export interface LiveDeps {
@@ -29,7 +30,7 @@ const APPEND_PREFIX = '{"append":';
 
 /** Plans the request once (so a bad query fails before the subscription starts) and picks the feed's mode. */
 export function openLiveFeed(deps: LiveDeps, prep: PreparedEndpoint, req: ResolvedRequest, run: RunRequest): LiveFeed {
-  const plan = planRequest(prep, req, deps.catalog, deps.now());
+  const plan = planRequest(prep, req, deps.catalog, deps.now()).logical;
   const redacted = prep.def.redact_pii || run.redactHeader;
   if (findBucketAggregate(plan)) return new BucketFeed(deps, run, redacted);
   if (appendable(plan)) return new RowFeed(deps, prep, req, redacted);
@@ -51,16 +52,6 @@ export function appendable(p: Plan): boolean {
   }
 }
 
-/** A copy of an appendable plan whose scans read only events after each source's sequence number. */
-function afterSeqs(p: Plan, seqs: ReadonlyMap<string, number>): Plan {
-  switch (p.k) {
-    case 'scan': return { ...p, afterSeq: seqs.get(p.source.def.name) ?? -Infinity };
-    case 'values': case 'rows': return p;
-    case 'setop': return { ...p, inputs: p.inputs.map((x) => afterSeqs(x, seqs)) };
-    case 'filter': case 'project': case 'unnest': case 'sort': case 'limit': return { ...p, input: afterSeqs(p.input, seqs) } as Plan;
-    default: throw new Error(`internal: live feed plan node ${p.k} is not appendable`);
-  }
-}
 
 function scansOf(p: Plan, out: ScanPlan[] = []): ScanPlan[] {
   if (p.k === 'scan') out.push(p);
@@ -145,7 +136,7 @@ class RowFeed implements LiveFeed {
   private seqs = new Map<string, number>();
   private sources: SourceHandle[] = [];
   /** A plan that does not read the clock, kept for REPLAN_MS: planning logs.all costs more than its new rows. */
-  private kept: { plan: Plan; at: number } | null = null;
+  private kept: { plan: Instance; at: number } | null = null;
   constructor(private readonly deps: LiveDeps, private readonly prep: PreparedEndpoint, private readonly req: ResolvedRequest, readonly redacted: boolean) {}
 
   /** Each source's newest sequence number, read just before a synchronous run so none slips between. */
@@ -156,11 +147,11 @@ class RowFeed implements LiveFeed {
   }
 
   /** The plan at this moment: planned anew when it reads the clock, else reused for a while (the schema may grow). */
-  private plan(): Plan {
+  private plan(): Instance {
     const now = performance.now();
     if (this.kept && now - this.kept.at < REPLAN_MS) return this.kept.plan;
     const plan = planRequest(this.prep, this.req, this.deps.catalog, this.deps.now());
-    this.kept = clockFree(plan) ? { plan, at: now } : null;
+    this.kept = clockFree(plan.logical) ? { plan, at: now } : null;
     return plan;
   }
 
@@ -168,9 +159,9 @@ class RowFeed implements LiveFeed {
     const release = this.deps.gate.enter();
     try {
       const plan = this.plan();
-      this.seqs = this.currentSeqs(plan);
-      this.sources = [...new Set(scansOf(plan).map((s) => s.source))];
-      return executePlan(plan, this.prep, this.redacted, this.deps.budget, 0).body;
+      this.seqs = this.currentSeqs(plan.logical);
+      this.sources = [...new Set(scansOf(plan.logical).map((s) => s.source))];
+      return executePlan(plan.physical, this.prep, this.redacted, this.deps.budget, 0).body;
     } finally {
       release();
     }
@@ -186,10 +177,12 @@ class RowFeed implements LiveFeed {
     if (!this.changed()) return null;
     const body = inSlotSync(this.deps.gate, () => {
       const plan = this.plan();
-      const now = this.currentSeqs(plan);
-      const fresh = afterSeqs(plan, this.seqs);
+      const now = this.currentSeqs(plan.logical);
+      // The same plan, its scans reading only events after each source's last message (run context).
+      const ctx = new ExecContext(this.deps.budget);
+      ctx.afterSeqBySource = this.seqs;
       this.seqs = now;
-      const r = executePlan(fresh, this.prep, this.redacted, this.deps.budget, 0);
+      const r = executePlan(plan.physical, this.prep, this.redacted, this.deps.budget, 0, 'json', ctx);
       return r.rowCount === 0 ? null : r.body;
     });
     if (!body) return null;

@@ -1,12 +1,14 @@
 // Prepares a saved query once, when it is created or loaded: parse, derive its parameter list and
-// CTEs (names and columns, for LQL and error messages), and check it binds against the sources —
-// strictly on create/update; a stored one that does not bind yet is kept and binds per request.
+// CTEs (names and columns, for LQL and error messages), and bind, plan and physically plan it (the
+// engine keeps that instance for requests without parameter values) — strictly on create/update; a
+// stored one that does not bind yet is kept and binds on its first request.
 
 import { RingqlError } from '../core/errors.ts';
 import { parseSql } from '../sql/parse.ts';
 import { queryParams } from '../sql/walk.ts';
 import type { Query } from '../sql/ast.ts';
 import { Binder } from '../plan/binder.ts';
+import { instantiate, prepare, type Prepared } from '../engine/engine.ts';
 import type { Catalog } from '../plan/catalog.ts';
 import type { EndpointDef } from './definition.ts';
 import { RESERVED_PARAMS } from './definition.ts';
@@ -20,6 +22,8 @@ export interface PreparedEndpoint {
   /** Lower-cased names of the params above. */
   paramNames: Set<string>;
   ctes: { name: string; columns: string[] }[];
+  /** The engine's prepared query: bound and planned instances per parameter values and sandbox text. */
+  engine: Prepared;
 }
 
 /** Parses SQL that must be exactly one SELECT statement (a saved query). */
@@ -40,12 +44,17 @@ export function parseSavedQuery(sql: string): Query {
  * unknown names, sources and type errors fail now, with line and column.
  */
 export function prepareEndpoint(def: EndpointDef, catalog: Catalog, nowUs: number): PreparedEndpoint {
-  return bindParsed(parseEndpoint(def), catalog, nowUs);
+  return bindParsed(parseEndpoint(def, catalog), catalog, nowUs);
 }
 
 function bindParsed(parsed: Omit<PreparedEndpoint, 'ctes'>, catalog: Catalog, nowUs: number): PreparedEndpoint {
-  new Binder({ catalog, params: NULL_PARAMS, declaredParams: null, nowUs }).bindTop(parsed.query);
+  instantiate(parsed.engine, absentParams(parsed.params), { nowUs });
   return { ...parsed, ctes: cteColumns(parsed.query, catalog, nowUs) };
+}
+
+/** Every parameter NULL, as a request that gives none resolves them (declaration order). */
+function absentParams(params: ParamRule[]): Map<string, string | null> {
+  return new Map(params.map((p) => [p.name, null]));
 }
 
 /**
@@ -55,7 +64,7 @@ function bindParsed(parsed: Omit<PreparedEndpoint, 'ctes'>, catalog: Catalog, no
  * is still unknown). Returns the binding error, if any, so the caller can say so.
  */
 export function loadEndpoint(def: EndpointDef, catalog: Catalog, now: () => number): { prep: PreparedEndpoint; bindError: RingqlError | null } {
-  const parsed = parseEndpoint(def);
+  const parsed = parseEndpoint(def, catalog);
   try {
     return { prep: bindParsed(parsed, catalog, now()), bindError: null };
   } catch (err) {
@@ -75,7 +84,7 @@ export function loadEndpoint(def: EndpointDef, catalog: Catalog, now: () => numb
 const NULL_PARAMS: ReadonlyMap<string, string | null> = new Map();
 
 /** Parses the saved query and derives its parameters; checks what needs no source (reserved and unused names). */
-function parseEndpoint(def: EndpointDef): Omit<PreparedEndpoint, 'ctes'> {
+function parseEndpoint(def: EndpointDef, catalog: Catalog): Omit<PreparedEndpoint, 'ctes'> {
   const query = parseSavedQuery(def.query);
   const used = queryParams(query);
   for (const p of used) {
@@ -89,7 +98,10 @@ function parseEndpoint(def: EndpointDef): Omit<PreparedEndpoint, 'ctes'> {
   }
   const params = used.map((u) => rules.get(u.toLowerCase()) ?? { name: u });
   const paramNames = new Set(params.map((p) => p.name.toLowerCase()));
-  return { def, query, params, paramNames };
+  // The server caps rows at max_limit (and reads one more to know it cut); the bucket cache answers when results are cached.
+  const physical = { limitHint: def.max_limit + 1, bucketCache: def.cache_duration_seconds > 0 };
+  const engine = prepare(query, { catalog, declaredParams: paramNames, physical });
+  return { def, query, params, paramNames, engine };
 }
 
 /** The columns of each CTE of the saved query (for LQL and error messages). */

@@ -3,6 +3,8 @@
 
 import { RingqlError } from '../core/errors.ts';
 import { DEFAULT_QUERY_MAX_ROWS, DEFAULT_QUERY_TIMEOUT_MS } from '../core/config.ts';
+import type { Plan } from '../plan/bound.ts';
+import type { Value } from '../core/values.ts';
 import { DEFAULT_METER_LIMITS, WorkMeter, type MeterLimits } from '../core/work-meter.ts';
 
 export interface Budget {
@@ -29,6 +31,12 @@ export class ExecContext {
   readonly meter: WorkMeter;
   /** Uncorrelated subqueries registered while building, run (sliced) before the main pipeline pulls rows. */
   readonly preloads: { step(): boolean }[] = [];
+  /** Rows the bucket cache computed for an aggregation the physical plan answers from it (run context, not plan). */
+  bucketRows: Map<Plan, Value[][]> | null = null;
+  /** Scans of this run read only events ingested after this sequence number (the bucket cache's increments). */
+  afterSeq: number | null = null;
+  /** The same per source name (a live feed's rows since its last message); wins over afterSeq for a listed source. */
+  afterSeqBySource: ReadonlyMap<string, number> | null = null;
   constructor(readonly budget: Budget = DEFAULT_BUDGET, meter?: WorkMeter) {
     this.meter = meter ?? new WorkMeter(meterLimits(budget));
   }

@@ -3,7 +3,9 @@
 
 import { RingqlError } from '../core/errors.ts';
 import type { ColInfo, Plan } from '../plan/bound.ts';
-import { buildOperator } from './build.ts';
+import { buildOperator, buildPhysical } from './build.ts';
+import { planPhysical } from './physical/plan-physical.ts';
+import type { PhysicalPlan } from './physical/physical-plan.ts';
 import { ExecContext, type Budget } from './context.ts';
 import { withMeter } from '../core/work-meter.ts';
 import type { Accessor } from '../plan/compile-expr.ts';
@@ -79,9 +81,10 @@ class JsonRun {
   private truncated = false;
   private finished = false;
 
-  constructor(plan: Plan, private readonly cap: number | null, readonly ctx: ExecContext, sink: RowSink = makeSink('json')) {
+  constructor(physical: PhysicalPlan, private readonly cap: number | null, readonly ctx: ExecContext, sink: RowSink = makeSink('json')) {
+    const plan = physical.logical;
     checkOutputColumns(plan.cols);
-    this.op = buildOperator(plan, ctx, cap === null ? null : cap + 1);
+    this.op = buildPhysical(physical, ctx);
     this.out = sink;
     this.splice = sink.takesRowBytes ? spliceAccessor(plan, this.op) : null;
     this.accs = plan.cols.map((c) => this.op.acc(c.id));
@@ -140,11 +143,16 @@ class JsonRun {
   }
 }
 
+/** The physical plan to run: as given, or planned here with the row cap as its hint (ad-hoc plans). */
+function physicalOf(plan: Plan | PhysicalPlan, cap: number | null): PhysicalPlan {
+  return 'root' in plan ? plan : planPhysical(plan, { limitHint: cap === null ? null : cap + 1 });
+}
+
 /** Runs a plan to its JSON body in one synchronous go (CLI, tests, the bucket cache's small plans). */
-export function runToJson(plan: Plan, opts: RunOptions, ctx: ExecContext = new ExecContext(opts.budget)): JsonResult {
+export function runToJson(plan: Plan | PhysicalPlan, opts: RunOptions, ctx: ExecContext = new ExecContext(opts.budget)): JsonResult {
   try {
     return withMeter(ctx.meter, () => {
-      const run = new JsonRun(plan, opts.maxRows, ctx, makeSink(opts.format ?? 'json', opts.redact));
+      const run = new JsonRun(physicalOf(plan, opts.maxRows), opts.maxRows, ctx, makeSink(opts.format ?? 'json', opts.redact));
       while (!run.step());
       return run.result();
     });
@@ -177,7 +185,7 @@ export const SLICE_MS = 8;
  * Runs a plan to its JSON body in slices of SLICE_MS: between slices the event loop serves other
  * requests (health, ingest, other queries); the meter's deadline bounds the whole run.
  */
-export async function runToJsonSliced(plan: Plan, opts: RunOptions, ctx: ExecContext, sliceMs = SLICE_MS): Promise<JsonResult> {
+export async function runToJsonSliced(plan: Plan | PhysicalPlan, opts: RunOptions, ctx: ExecContext, sliceMs = SLICE_MS): Promise<JsonResult> {
   try {
     return await slicedRun(plan, opts, ctx, sliceMs);
   } catch (err) {
@@ -185,7 +193,7 @@ export async function runToJsonSliced(plan: Plan, opts: RunOptions, ctx: ExecCon
   }
 }
 
-async function slicedRun(plan: Plan, opts: RunOptions, ctx: ExecContext, sliceMs: number): Promise<JsonResult> {
+async function slicedRun(plan: Plan | PhysicalPlan, opts: RunOptions, ctx: ExecContext, sliceMs: number): Promise<JsonResult> {
   const m = ctx.meter;
   const stream = opts.stream;
   let run: JsonRun | null = null;
@@ -193,7 +201,7 @@ async function slicedRun(plan: Plan, opts: RunOptions, ctx: ExecContext, sliceMs
   for (;;) {
     const done = withMeter(m, () => {
       m.startSlice(sliceMs);
-      run ??= new JsonRun(plan, opts.maxRows, ctx, makeSink(opts.format ?? 'json', opts.redact));
+      run ??= new JsonRun(physicalOf(plan, opts.maxRows), opts.maxRows, ctx, makeSink(opts.format ?? 'json', opts.redact));
       // A streaming run also stops at a full chunk, so no more than one chunk is held at a time.
       const chunkAt = !stream ? Infinity : streamed ? STREAM_CHUNK_BYTES : STREAM_START_BYTES;
       while (!m.sliceDue && run.pending < chunkAt) if (run.step()) return true;

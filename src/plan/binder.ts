@@ -2,6 +2,7 @@
 // UNNEST chains, joins), WHERE, GROUP BY/aggregates, HAVING, SELECT, DISTINCT, ORDER BY, LIMIT,
 // set operations. Untrusted (sandboxed) parts may read only CTEs (SPEC §5).
 
+import { engineCounters } from '../core/engine-counters.ts';
 import { RingqlError } from '../core/errors.ts';
 import type { Expr, FromItem, OrderItem, Query, Select, SelectItem, SetExpr, Pos } from '../sql/ast.ts';
 import { aggregateFunction } from '../fn/index.ts';
@@ -44,6 +45,7 @@ export class Binder implements ExprBinderHost {
 
   /** Binds a whole trusted query (a saved query, or a plain CLI query over the sources). */
   bindTop(q: Query): Plan {
+    engineCounters.binds++;
     return this.bindQuery(q, null, true, null);
   }
 
@@ -52,6 +54,7 @@ export class Binder implements ExprBinderHost {
    * read sources), everything the consumer wrote is not.
    */
   bindSandboxed(saved: Query, consumer: Query): Plan {
+    engineCounters.binds++;
     const ctes = this.defineCtes(saved.with ?? [], null, true);
     return this.bindQuery(consumer, ctes, false, null);
   }

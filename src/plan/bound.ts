@@ -63,8 +63,6 @@ export interface ScanPlan {
   minTsClock?: Clock;
   maxTsClock?: Clock;
   order: 'desc' | 'asc' | 'any';
-  /** Only events ingested after this sequence number (incremental aggregates). */
-  afterSeq?: number;
   /** Unique per scan node: keys per-row caches. */
   scanId: number;
 }

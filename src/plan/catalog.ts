@@ -18,6 +18,8 @@ export interface SourceHandle {
   /** Dictionary of a hot column (see ScanSpec.hot). */
   hotDict?(key: string): readonly unknown[];
   readonly hotKeys?: readonly string[];
+  /** A number that changes whenever the schema the binder reads (fields, top-level columns) does. */
+  schemaStamp?(): number;
   /** Sequence number of the newest stored event (incremental aggregates). */
   lastSeq(): number;
   /** Events older than this (µs) are evicted. */

@@ -34,7 +34,6 @@ function describe(p: Plan): string {
         parts.push(`time=${lo}, ${hi}`);
       }
       parts.push(`order=${p.order}`);
-      if (p.afterSeq !== undefined) parts.push(`after_seq=${p.afterSeq}`);
       return parts.join(' ');
     }
     case 'values': return `Values rows=${p.rows.length}`;

@@ -3,10 +3,12 @@
 // order-insensitive operators (aggregates, sorts) run in whatever order is fastest.
 
 import type { BExpr, Clock, Plan, ScanPlan } from './bound.ts';
+import { engineCounters } from '../core/engine-counters.ts';
 import { andAll, conjuncts, originOf } from './expr-util.ts';
 import { children } from './explain.ts';
 
 export function optimize(plan: Plan): Plan {
+  engineCounters.plans++;
   const p = pushFilters(plan);
   const q = eliminateSorts(p);
   relaxScanOrder(q, true);
@@ -31,7 +33,7 @@ function recognise(c: BExpr): Pushable | null {
   const v = b.value;
   const clock = b.clock;
   if (o.path.length === 1 && o.path[0] === 'timestamp' && typeof v === 'number' && b.type === 'TIMESTAMP') {
-    return { scan, apply: () => { tightenTime(scan, op, v); if (clock) markClock(scan, op, clock); } };
+    return { scan, apply: () => { tightenTime(scan, op, v); if (clock) markClock(scan, op, clock); noteBoundSource(scan, op, clock !== undefined); } };
   }
   // A project that depends on the clock stays a filter (visible to the bucket cache's clock check).
   if (op === '$=' && typeof v === 'string' && !clock && samePath(o.path, scan.source.def.projectPath)) {
@@ -72,6 +74,25 @@ function markClock(s: ScanPlan, op: string, clock: Clock): void {
   const worst = (a: Clock | undefined): Clock => (a === 'other' || clock === 'other' ? 'other' : 'affine');
   if (op === '$>' || op === '$>=' || op === '$=') s.minTsClock = worst(s.minTsClock);
   if (op === '$<' || op === '$<=' || op === '$=') s.maxTsClock = worst(s.maxTsClock);
+}
+
+/** Per scan, which kinds of constant (fixed, clock-dependent) bounded each side of its time range. */
+const boundSources = new WeakMap<ScanPlan, { min: Set<boolean>; max: Set<boolean> }>();
+
+function noteBoundSource(s: ScanPlan, op: string, clock: boolean): void {
+  let b = boundSources.get(s);
+  if (!b) boundSources.set(s, (b = { min: new Set(), max: new Set() }));
+  if (op === '$>' || op === '$>=' || op === '$=') b.min.add(clock);
+  if (op === '$<' || op === '$<=' || op === '$=') b.max.add(clock);
+}
+
+/**
+ * Whether a side of the scan's time range was bounded by both a fixed and a clock-dependent constant:
+ * which one wins then depends on the clock, so the plan cannot simply be moved to another instant.
+ */
+export function mixedTimeBounds(s: ScanPlan): boolean {
+  const b = boundSources.get(s);
+  return !!b && (b.min.size > 1 || b.max.size > 1);
 }
 
 /**

@@ -1,6 +1,7 @@
 // SQL text → typed AST statements (SPEC §7): bounds the input, lexes, splits on top-level `;`,
 // parses each query with the one reused parser and turns every failure into a positioned RingqlError.
 
+import { engineCounters } from '../core/engine-counters.ts';
 import type { IToken } from 'chevrotain';
 import { sqlParser } from '../../grammar/sql-parser.ts';
 import * as T from '../../grammar/sql-tokens.ts';
@@ -73,6 +74,7 @@ function parseOne(tokens: IToken[], maxDepth: number): Query {
 
 /** Every `;`-separated statement of `text`; non-queries come back as `{kind:'other', verb}`. */
 export function parseSql(text: string, opts: ParseOptions = {}): Statement[] {
+  engineCounters.parses++;
   const maxLength = opts.maxLength ?? DEFAULT_MAX_LENGTH;
   const maxDepth = opts.maxDepth ?? DEFAULT_MAX_DEPTH;
   if (text.length > maxLength) {

@@ -94,6 +94,12 @@ export class SchemaTree {
   private undo: Undo[] | null = null;
   private fieldsMark = 0;
   private snapshot: SchemaField[] | null = null;
+  /** Counts changes of the field list and the top-level columns (plans bound on an older count bind again). */
+  private changes = 0;
+
+  get version(): number {
+    return this.changes;
+  }
   private bytes = 0;
 
   /** `maxFields`: distinct prunable paths (nested ones and null-only top-level keys) the tree may hold. */
@@ -199,6 +205,7 @@ export class SchemaTree {
     this.entries.set(node.id, { map, key, node, bytes });
     this.eventIds.push(node.id);
     this.snapshot = null;
+    this.changes++;
     this.undo?.push({ id: node.id });
     return node;
   }
@@ -220,6 +227,7 @@ export class SchemaTree {
     }
     if (this.topLevel.has(key)) return;
     this.topLevel.add(key);
+    this.changes++;
     this.undo?.push({ top: key });
   }
 
@@ -252,6 +260,7 @@ export class SchemaTree {
     }
     this.fields.length = this.fieldsMark;
     this.snapshot = null;
+    this.changes++;
   }
 
   /**
@@ -303,6 +312,7 @@ export class SchemaTree {
     const rootKids = this.root.children!;
     for (const k of this.topLevel) if (!rootKids.has(k) && !this.nullTops.has(k)) this.topLevel.delete(k);
     this.snapshot = null;
+    this.changes++;
     return n;
   }
 

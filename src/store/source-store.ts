@@ -444,6 +444,11 @@ export class SourceStore {
     return this.schemaTree.list();
   }
 
+  /** Changes whenever the schema's fields or top-level columns do (cheap: no list is built). */
+  schemaVersion(): number {
+    return this.schemaTree.version;
+  }
+
   /** The top-level field named exactly `name`, in constant time (undefined: none typed yet). */
   topLevelField(name: string): SchemaField | undefined {
     return this.schemaTree.topField(name);

@@ -56,6 +56,16 @@ describe('ringql query', { timeout: 60_000 }, () => {
     const r = ringql(['query', '--endpoint', 'logs.all', '--param', 'project=alpha', '--explain', ...NOW]);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/Scan edge\.logs\.prod AS t project="alpha"/);
+    // Both plans; the physical one names the rules that fired (the 100 newest rows from time-ordered segments).
+    expect(r.out).toMatch(/^Logical plan:\n[\s\S]*\nPhysical plan:\nLimit 100\n/);
+    expect(r.out).toMatch(/order=desc rows<=100 {2}\[ProjectScanByTimeRange, TopNByTimeFromSortedSegments\]/);
+  });
+
+  it('EXPLAIN <query> prints both plans instead of rows', () => {
+    const r = ringql(['query', '--sql', 'EXPLAIN select a.id from `edge.logs.prod` a join `postgres.logs` b on a.id = b.id', ...NOW]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^Logical plan:\nProject id\n {2}Join inner ON \(id = id\)/);
+    expect(r.out).toMatch(/Physical plan:\nProject id\n {2}HashJoin inner keys=id = id {2}\[HashJoinOnEquiKeys\]/);
   });
 
   it('exits 1 with the error body on a query error', () => {

@@ -41,7 +41,8 @@ export class ScanExec implements Operator {
     if (p.project !== undefined) s.project = p.project;
     if (p.minTs !== undefined) { s.minTs = p.minTs; s.minInclusive = p.minInclusive ?? true; }
     if (p.maxTs !== undefined) { s.maxTs = p.maxTs; s.maxInclusive = p.maxInclusive ?? true; }
-    if (p.afterSeq !== undefined) s.afterSeq = p.afterSeq;
+    const after = this.ctx.afterSeqBySource?.get(p.source.def.name) ?? this.ctx.afterSeq;
+    if (after !== null) s.afterSeq = after;
     if (this.batchHint !== null) s.batchSize = Math.max(1, Math.min(this.batchHint, 4096));
     // An ordered scan usually feeds a LIMIT somewhere above (possibly behind a filter): start small.
     else if (p.order !== 'any') s.firstBatchSize = 64;

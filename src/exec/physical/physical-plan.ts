@@ -1,0 +1,79 @@
+// Physical plan nodes: which operator runs each part of a logical plan, decided once by the named
+// rules in ./rules (applied in a fixed order by plan-physical.ts); build.ts only turns them into operators.
+
+import type { BExpr, Plan, ScanPlan } from '../../plan/bound.ts';
+
+export type RuleName =
+  | 'ProjectScanByTimeRange'
+  | 'TopNByTimeFromSortedSegments'
+  | 'LimitHintToScan'
+  | 'HotUnnestFromDictionary'
+  | 'DictionaryPredicateFilter'
+  | 'HotBucketAggregate'
+  | 'HashJoinOnEquiKeys'
+  | 'BucketAggregateFromCache';
+
+type Logical<K extends Plan['k']> = Extract<Plan, { k: K }>;
+export type UnnestPlan = Logical<'unnest'>;
+export type AggregatePlan = Logical<'aggregate'>;
+
+/** A JOIN UNNEST chain over a scan, read through hot (dictionary) columns only. */
+export interface HotChainPlan {
+  scan: ScanPlan;
+  /** Project column id → scan column id, for a projection of plain scan columns below the chain. */
+  alias: ReadonlyMap<number, number>;
+  /** The unnests, bottom first. */
+  chain: UnnestPlan[];
+  /** Scan column the first unnest expands. */
+  firstId: number;
+  /** Record field each further unnest expands, bottom first. */
+  fields: string[];
+  /** Leaf field names read on the last element, and their hot keys (`metadata.request.path`). */
+  leaves: string[];
+  keys: string[];
+}
+
+/** A filter fused into a hot chain; `memoLeaf` set when the predicate reads one leaf only (DictionaryPredicateFilter). */
+export interface HotFilterPlan {
+  pred: BExpr;
+  memoLeaf: number | null;
+  memoKey: string | null;
+}
+
+export interface HotCounterPlan {
+  kind: 'count' | 'countif';
+  arg: BExpr | null;
+  leaf: number;
+  key: string;
+}
+
+interface Base {
+  /** Named rules that chose this node, in the order they fired. */
+  rules: RuleName[];
+}
+
+export type PhysicalNode = Base & (
+  | { op: 'Scan'; scan: ScanPlan; batchHint: number | null }
+  | { op: 'Values'; logical: Logical<'values'> }
+  | { op: 'Rows'; logical: Logical<'rows'> }
+  | { op: 'Filter'; logical: Logical<'filter'>; input: PhysicalNode }
+  | { op: 'Project'; logical: Logical<'project'>; input: PhysicalNode }
+  | { op: 'Unnest'; logical: UnnestPlan; input: PhysicalNode }
+  | { op: 'HotUnnest'; logical: UnnestPlan; hot: HotChainPlan; filter: HotFilterPlan | null }
+  | { op: 'Join'; logical: Logical<'join'>; left: PhysicalNode; right: PhysicalNode; equi: { left: BExpr; right: BExpr } | null }
+  | { op: 'Aggregate'; logical: AggregatePlan; input: PhysicalNode }
+  | { op: 'HotBucketAggregate'; logical: AggregatePlan; unit: string; hot: Extract<PhysicalNode, { op: 'HotUnnest' }>; counters: HotCounterPlan[] }
+  /** `partials`: how the cache computes the per-minute partials it folds in (not built per request). */
+  | { op: 'BucketAggregateFromCache'; logical: AggregatePlan; unit: string; scan: ScanPlan; partials: PhysicalNode }
+  | { op: 'Sort'; logical: Logical<'sort'>; input: PhysicalNode }
+  | { op: 'Limit'; logical: Logical<'limit'>; input: PhysicalNode }
+  | { op: 'Distinct'; logical: Logical<'distinct'>; input: PhysicalNode }
+  | { op: 'SetOp'; logical: Logical<'setop'>; inputs: PhysicalNode[] }
+);
+
+/** A physical plan: its root, the logical plan it came from, and the physical plan of each subquery. */
+export interface PhysicalPlan {
+  root: PhysicalNode;
+  logical: Plan;
+  subqueries: ReadonlyMap<Plan, PhysicalNode>;
+}

@@ -1,0 +1,32 @@
+// Rule DictionaryPredicateFilter: a predicate over a hot chain that reads nothing but one leaf of the
+// last element (e.g. REGEXP_CONTAINS(request.url, @project)) is evaluated once per dictionary value.
+
+import type { BExpr } from '../../../plan/bound.ts';
+import { columnIds, exprKey, mapChildren } from '../../../plan/expr-util.ts';
+import type { HotChainPlan, HotFilterPlan, UnnestPlan } from '../physical-plan.ts';
+
+/** Canonical text of an expression over the chain's last element only, the same in every query. */
+export const leafKey = (e: BExpr): string => exprKey(e, () => '$leaf');
+
+/** The fused filter for `pred`; memoised per dictionary value when the rule applies. */
+export function dictionaryPredicateFilter(pred: BExpr, top: UnnestPlan, hot: HotChainPlan): HotFilterPlan {
+  const leaf = memoLeaf(pred, top, hot);
+  return { pred, memoLeaf: leaf, memoKey: leaf === null ? null : 'filter:' + leafKey(pred) };
+}
+
+/** The leaf index when `e` reads nothing but one leaf of the chain's last element, else null. */
+export function memoLeaf(e: BExpr, top: UnnestPlan, hot: HotChainPlan): number | null {
+  const ids = columnIds(e);
+  if (ids.size !== 1 || !ids.has(top.col.id)) return null;
+  const names = new Set<string>();
+  let whole = false;
+  const walk = (x: BExpr): void => {
+    if (x.k === 'field' && x.base.k === 'col') { names.add(x.name); return; }
+    if (x.k === 'col' || x.k === 'subquery') { whole = true; return; }
+    mapChildren(x, (c) => { walk(c); return c; });
+  };
+  walk(e);
+  if (whole || names.size !== 1) return null;
+  const i = hot.leaves.indexOf([...names][0]!);
+  return i < 0 ? null : i;
+}

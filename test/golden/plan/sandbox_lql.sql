@@ -1,0 +1,4 @@
+-- an LQL chart over logs.all: server errors per minute in the last hour
+-- endpoint logs.all
+-- param project=alpha
+-- param lql=f:edge_logs c:count(*) c:group_by(t::minute) m.response.status_code:>=500 t:last@1hour

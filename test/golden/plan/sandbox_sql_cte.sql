@@ -1,0 +1,4 @@
+-- a sandbox query over logs.all's edge_logs CTE: the newest /rest requests of the project
+-- endpoint logs.all
+-- param project=alpha
+-- param sql=select id, timestamp, request.path from edge_logs cross join unnest(metadata) as m cross join unnest(m.request) as request where regexp_contains(request.path, '/rest') order by timestamp desc limit 10

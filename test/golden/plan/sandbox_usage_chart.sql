@@ -1,0 +1,5 @@
+-- a sandbox query over usage.api-counts' chart_counts CTE (the bucket aggregate answered from the cache)
+-- endpoint usage.api-counts
+-- param interval=minutely
+-- param project=alpha
+-- param sql=select timestamp, total_rest_requests from chart_counts where total_rest_requests > 0 order by timestamp
