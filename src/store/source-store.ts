@@ -12,6 +12,8 @@ import { copyObject } from './record-json.ts';
 import { INEXACT, INEXACT_ID, hotKeyOf, type HotValue } from './hot-paths.ts';
 import { MAX_SLAB_BYTES, OpenSegment, Segment, mergeSegments, purgeOpen, sealOpen } from './segment.ts';
 import { scanSnapshot } from './scan.ts';
+import { BlockCodec, DICT_MIN_SAMPLE, sampleDictionary } from './block-codec.ts';
+import { narrowed } from './narrow.ts';
 
 const MAX_ERRORS = 100;
 /** A compacted segment holds at most this many times segmentRows rows (and 1/16 of the capacity). */
@@ -52,6 +54,9 @@ export class SourceStore {
   /** Sealed segments in creation order. */
   private segments: Segment[] = [];
   private open: OpenSegment;
+  /** How sealed rows are compressed (null: v1, uncompressed); gains a sampled dictionary once (see seal). */
+  private codec: BlockCodec | null = null;
+  private codecHasDict = false;
   private wm = -Infinity;
   private seq = 0;
   private evictedRows = 0;
@@ -221,11 +226,24 @@ export class SourceStore {
     const open = this.open;
     // The next open segment will likely fill like this one did: start it at that size (plus slack).
     this.open = new OpenSegment(this.hotPaths.length, Math.min(open.bytes * 1.1, this.maxSegmentBytes));
-    const seg = sealOpen(open, this.wm);
+    this.sampleCodec(open);
+    const seg = sealOpen(open, this.wm, this.codec);
     if (seg !== null) {
       this.segments.push(seg);
       this.compact();
     }
+  }
+
+  /**
+   * The first seal with enough row bytes gives the source a dictionary sampled from its rows; earlier
+   * blocks keep the plain codec they were made with (each block holds its codec).
+   */
+  private sampleCodec(open: OpenSegment): void {
+    if (this.config.compress === false || this.codecHasDict) return;
+    // Made at the first seal, so a source that never seals holds no zstd contexts.
+    if (open.bytes < DICT_MIN_SAMPLE) { this.codec ??= new BlockCodec(null); return; }
+    this.codec = new BlockCodec(sampleDictionary(open.n, (i) => open.jsonBytes(i)));
+    this.codecHasDict = true;
   }
 
   /** Merges the two newest segments while the older is no bigger than the newer (a binary counter). */
@@ -235,7 +253,7 @@ export class SourceStore {
       const a = segs[segs.length - 2]!, b = segs[segs.length - 1]!;
       if (a.n > b.n) break;
       if (a.n + b.n > this.maxSegmentRows || a.bytes + b.bytes > this.maxSegmentBytes) break;
-      const m = mergeSegments(a, b, this.wm);
+      const m = mergeSegments(a, b, this.wm, this.codec);
       segs.length -= 2;
       if (m !== null) segs.push(m);
     }
@@ -274,8 +292,10 @@ export class SourceStore {
         return n;
       };
       for (const seg of this.segments) {
-        const col = seg.hot[h] as Uint32Array;
-        for (let i = 0; i < col.length; i++) col[i] = map(col[i]!);
+        // New ids may outgrow a segment's narrow column: remap into 32 bits, then narrow again.
+        const col = seg.hot[h]!, out = new Uint32Array(col.length);
+        for (let i = 0; i < col.length; i++) out[i] = map(col[i]!);
+        seg.hot[h] = narrowed(out);
       }
       const open = this.open.hot[h]!;
       for (let i = 0; i < open.length; i++) open[i] = map(open[i]!);
@@ -328,7 +348,7 @@ export class SourceStore {
     for (const s of this.segments) {
       if (s.hidden === 0) out.push(s);
       else {
-        const m = mergeSegments(s, null, this.wm);
+        const m = mergeSegments(s, null, this.wm, this.codec);
         if (m !== null) out.push(m);
       }
     }
@@ -367,7 +387,9 @@ export class SourceStore {
   private cutInside(seg: Segment, excessRows: number, excessBytes: number): void {
     let k = seg.hidden;
     let rows = seg.hidden, bytes = 0;
-    const rowSize = (r: number): number => seg.jsonBytesOf(r) + seg.extraBytesOf(r);
+    // A row's share of the resident bytes: its raw size scaled by the segment's compression.
+    const scale = seg.bytes / Math.max(1, seg.rows.rawBytes);
+    const rowSize = (r: number): number => (seg.jsonBytesOf(r) + seg.extraBytesOf(r)) * scale;
     for (let i = 0; i < seg.hidden; i++) bytes += rowSize(seg.byTs[i]!);
     while (k < seg.n && (rows < excessRows || bytes < excessBytes)) {
       rows++;

@@ -18,6 +18,8 @@ export interface StoreConfig {
   maxRows: number;
   /** Stored-bytes capacity per source (sum of stored row text lengths); same eviction rule. */
   maxBytes: number;
+  /** Sealed rows in zstd blocks (v2, default) or, when false, one uncompressed slab per segment (v1). */
+  compress?: boolean;
   /** Rows in the open (unsorted) segment before it is sorted and sealed. */
   segmentRows: number;
   /** Validation limits per event. */

@@ -1,0 +1,134 @@
+// v2 row storage of a sealed segment: rows in zstd-compressed blocks of ~64 KiB (raw), decoded on
+// demand through the shared LRU of block-cache.ts. A merge or purge references its inputs' blocks
+// instead of recompressing them, so each row is compressed once, when its open segment seals.
+
+import type { BlockCodec } from './block-codec.ts';
+import { BLOCK_BYTES } from './block-codec.ts';
+import { decodedBlock } from './block-cache.ts';
+import { narrowed, uintArrayFor, type UintArray } from './narrow.ts';
+import type { RowBytes, RowBytesBuilder, RowSource } from './row-bytes.ts';
+
+/** Most rows one block holds (slot numbers are 16-bit). */
+const MAX_BLOCK_ROWS = 65535;
+
+/** One compressed block: row k is raw[ends[k], ends[k + 1]), its JSON ends at jsonEnds[k]. */
+export class Block {
+  constructor(
+    readonly comp: Buffer,
+    readonly codec: BlockCodec,
+    readonly ends: UintArray,
+    readonly jsonEnds: UintArray,
+  ) {}
+  get rawLen(): number { return this.ends[this.ends.length - 1]!; }
+  /** Compressed bytes, row tables and the object itself. */
+  get residentBytes(): number { return this.comp.length + this.ends.byteLength + this.jsonEnds.byteLength + 96; }
+}
+
+export class BlockRows implements RowBytes {
+  readonly bytes: number;
+  readonly rawBytes: number;
+  readonly compressed = true;
+  /** Row r is row slot[r] of blocks[blk[r]]. */
+  constructor(readonly blocks: readonly Block[], private readonly blk: UintArray, private readonly slot: Uint16Array) {
+    let bytes = blk.byteLength + slot.byteLength, raw = 0;
+    for (const b of blocks) { bytes += b.residentBytes; raw += b.rawLen; }
+    this.bytes = bytes;
+    this.rawBytes = raw;
+  }
+  /** The block and slot of row r (for a builder referencing this row). */
+  blockOf(r: number): Block { return this.blocks[this.blk[r]!]!; }
+  slotOf(r: number): number { return this.slot[r]!; }
+
+  json(r: number): string {
+    const b = this.blockOf(r), k = this.slot[r]!;
+    return decodedBlock(b).toString('utf8', b.ends[k]!, b.jsonEnds[k]!);
+  }
+  extra(r: number): string | null {
+    const b = this.blockOf(r), k = this.slot[r]!;
+    const s = b.jsonEnds[k]!, e = b.ends[k + 1]!;
+    return s === e ? null : decodedBlock(b).toString('utf8', s, e);
+  }
+  jsonBytes(r: number): Buffer {
+    const b = this.blockOf(r), k = this.slot[r]!;
+    return decodedBlock(b).subarray(b.ends[k]!, b.jsonEnds[k]!);
+  }
+  jsonBytesOf(r: number): number {
+    const b = this.blockOf(r), k = this.slot[r]!;
+    return b.jsonEnds[k]! - b.ends[k]!;
+  }
+  extraBytesOf(r: number): number {
+    const b = this.blockOf(r), k = this.slot[r]!;
+    return b.ends[k + 1]! - b.jsonEnds[k]!;
+  }
+  copyRow(r: number, out: Buffer, at: number): number {
+    const b = this.blockOf(r), k = this.slot[r]!;
+    return decodedBlock(b).copy(out, at, b.ends[k]!, b.ends[k + 1]!);
+  }
+}
+
+/** Builds BlockRows: rows of sealed segments are referenced where they are, others copied and compressed. */
+export class BlockRowsBuilder implements RowBytesBuilder {
+  private readonly blocks: Block[] = [];
+  private readonly index = new Map<Block, number>();
+  private readonly blk: Uint32Array;
+  private readonly slot: Uint16Array;
+  private i = 0;
+  // The block being filled: raw bytes, row ends, JSON ends, and the output rows it holds.
+  private raw = Buffer.allocUnsafe(2 * BLOCK_BYTES);
+  private at = 0;
+  private ends: number[] = [0];
+  private jsonEnds: number[] = [];
+  private pending: number[] = [];
+
+  constructor(n: number, private readonly codec: BlockCodec) {
+    this.blk = new Uint32Array(n);
+    this.slot = new Uint16Array(n);
+  }
+
+  add(src: RowSource, srcRows: RowBytes | null, r: number): void {
+    const i = this.i++;
+    const b = srcRows instanceof BlockRows ? srcRows.blockOf(r) : null;
+    // Full blocks are referenced; rows of small ones (a seal of few rows) are packed into new blocks.
+    if (b !== null && b.rawLen >= BLOCK_BYTES / 2) {
+      let bi = this.index.get(b);
+      if (bi === undefined) { bi = this.blocks.length; this.blocks.push(b); this.index.set(b, bi); }
+      this.blk[i] = bi;
+      this.slot[i] = (srcRows as BlockRows).slotOf(r);
+      return;
+    }
+    const jl = src.jsonBytesOf(r), len = jl + src.extraBytesOf(r);
+    if (this.at + len > this.raw.length) {
+      const grown = Buffer.allocUnsafe(Math.max(2 * this.raw.length, this.at + len));
+      this.raw.copy(grown, 0, 0, this.at);
+      this.raw = grown;
+    }
+    src.copyRow(r, this.raw, this.at);
+    this.jsonEnds.push(this.at + jl);
+    this.at += len;
+    this.ends.push(this.at);
+    this.slot[i] = this.pending.length;
+    this.pending.push(i);
+    if (this.at >= BLOCK_BYTES || this.pending.length >= MAX_BLOCK_ROWS) this.flush();
+  }
+
+  private flush(): void {
+    if (this.pending.length === 0) return;
+    const comp = this.codec.compress(this.raw.subarray(0, this.at));
+    const ends = uintArrayFor(this.ends.length, this.at);
+    ends.set(this.ends);
+    const jsonEnds = uintArrayFor(this.jsonEnds.length, this.at);
+    jsonEnds.set(this.jsonEnds);
+    const bi = this.blocks.length;
+    this.blocks.push(new Block(comp, this.codec, ends, jsonEnds));
+    for (const i of this.pending) this.blk[i] = bi;
+    this.at = 0;
+    this.ends = [0];
+    this.jsonEnds = [];
+    this.pending = [];
+  }
+
+  finish(): RowBytes {
+    this.flush();
+    return new BlockRows(this.blocks, narrowed(this.blk), this.slot);
+  }
+}
