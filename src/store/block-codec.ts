@@ -17,7 +17,8 @@ export class BlockCodec {
   /** Bytes the dictionary holds in each of the compressor and decompressor (0: plain). */
   readonly dictBytes: number;
 
-  constructor(dict: Buffer | null, level = BLOCK_LEVEL) {
+  /** `blockBytes`: raw bytes per block made with this codec (tests make it tiny to cross many blocks). */
+  constructor(dict: Buffer | null, readonly blockBytes = BLOCK_BYTES, level = BLOCK_LEVEL) {
     this.c.setParameters({ compressionLevel: level });
     if (dict !== null && dict.length > 0) {
       this.c.loadDictionary(dict);

@@ -3,7 +3,6 @@
 // instead of recompressing them, so each row is compressed once, when its open segment seals.
 
 import type { BlockCodec } from './block-codec.ts';
-import { BLOCK_BYTES } from './block-codec.ts';
 import { decodedBlock } from './block-cache.ts';
 import { narrowed, uintArrayFor, type UintArray } from './narrow.ts';
 import type { RowBytes, RowBytesBuilder, RowSource } from './row-bytes.ts';
@@ -74,7 +73,7 @@ export class BlockRowsBuilder implements RowBytesBuilder {
   private readonly slot: Uint16Array;
   private i = 0;
   // The block being filled: raw bytes, row ends, JSON ends, and the output rows it holds.
-  private raw = Buffer.allocUnsafe(2 * BLOCK_BYTES);
+  private raw = Buffer.allocUnsafe(64 * 1024);
   private at = 0;
   private ends: number[] = [0];
   private jsonEnds: number[] = [];
@@ -89,7 +88,7 @@ export class BlockRowsBuilder implements RowBytesBuilder {
     const i = this.i++;
     const b = srcRows instanceof BlockRows ? srcRows.blockOf(r) : null;
     // Full blocks are referenced; rows of small ones (a seal of few rows) are packed into new blocks.
-    if (b !== null && b.rawLen >= BLOCK_BYTES / 2) {
+    if (b !== null && b.rawLen >= this.codec.blockBytes / 2) {
       let bi = this.index.get(b);
       if (bi === undefined) { bi = this.blocks.length; this.blocks.push(b); this.index.set(b, bi); }
       this.blk[i] = bi;
@@ -108,7 +107,7 @@ export class BlockRowsBuilder implements RowBytesBuilder {
     this.ends.push(this.at);
     this.slot[i] = this.pending.length;
     this.pending.push(i);
-    if (this.at >= BLOCK_BYTES || this.pending.length >= MAX_BLOCK_ROWS) this.flush();
+    if (this.at >= this.codec.blockBytes || this.pending.length >= MAX_BLOCK_ROWS) this.flush();
   }
 
   private flush(): void {
