@@ -101,13 +101,24 @@ export class BlockRowsBuilder implements RowBytesBuilder {
       this.raw.copy(grown, 0, 0, this.at);
       this.raw = grown;
     }
-    src.copyRow(r, this.raw, this.at);
+    if (b !== null) {
+      // Repacking a small block: decode it here, not through the shared cache (no query wants it).
+      const k = (srcRows as BlockRows).slotOf(r);
+      this.decodedOnce(b).copy(this.raw, this.at, b.ends[k]!, b.ends[k + 1]!);
+    } else src.copyRow(r, this.raw, this.at);
     this.jsonEnds.push(this.at + jl);
     this.at += len;
     this.ends.push(this.at);
     this.slot[i] = this.pending.length;
     this.pending.push(i);
     if (this.at >= this.codec.blockBytes || this.pending.length >= MAX_BLOCK_ROWS) this.flush();
+  }
+
+  private lastSrc: Block | null = null;
+  private lastRaw: Buffer | null = null;
+  private decodedOnce(b: Block): Buffer {
+    if (b !== this.lastSrc) { this.lastSrc = b; this.lastRaw = b.codec.decompress(b.comp); }
+    return this.lastRaw!;
   }
 
   private flush(): void {

@@ -21,9 +21,9 @@ const MAX_SEGMENT_FACTOR = 64;
 /** ...and at most this many bytes of rows (within the slab limit of segment.ts). */
 const SEGMENT_BYTES = Math.min(MAX_SLAB_BYTES, 64 * 1024 * 1024);
 
-/** Rough heap bytes of one hot dictionary entry (the value, its array slot and its map entry). */
+/** Rough heap bytes of one hot dictionary entry (a one-byte string, its array slot and its map entry). */
 function hotValueBytes(v: HotValue): number {
-  return 64 + (typeof v === 'string' ? v.length * 2 : 0);
+  return 40 + (typeof v === 'string' ? v.length : 0);
 }
 
 export interface SourceStoreStats {
