@@ -16,13 +16,14 @@ let decodes = 0;
 
 /** Block b's raw row bytes, decoded at most once while it stays cached. */
 export function decodedBlock(b: Block): Buffer {
+  if (b.raw !== null) return b.raw; // not compressed yet
   if (b === last) return lastBuf!;
   let buf = cache.get(b);
   if (buf !== undefined) {
     cache.delete(b);
     cache.set(b, buf);
   } else {
-    buf = b.codec.decompress(b.comp);
+    buf = b.codec.decompress(b.comp!);
     decodes++;
     cache.set(b, buf);
     bytes += buf.length;

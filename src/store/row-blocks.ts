@@ -1,36 +1,57 @@
-// v2 row storage of a sealed segment: rows in zstd-compressed blocks of ~64 KiB (raw), decoded on
-// demand through the shared LRU of block-cache.ts. A merge or purge references its inputs' blocks
-// instead of recompressing them, so each row is compressed once, when its open segment seals.
+// v2 row storage of a sealed segment: rows in blocks of ~64 KiB (raw), made uncompressed when the
+// open segment seals and zstd-compressed soon after, off the request path (block-compressor.ts);
+// compressed blocks decode on demand through the shared LRU of block-cache.ts. A merge or purge
+// references its inputs' blocks instead of recompressing them, so each row is compressed once.
 
 import type { BlockCodec } from './block-codec.ts';
 import { decodedBlock } from './block-cache.ts';
 import { narrowed, uintArrayFor, type UintArray } from './narrow.ts';
 import type { RowBytes, RowBytesBuilder, RowSource } from './row-bytes.ts';
+import { enqueueCompression } from './block-compressor.ts';
 
 /** Most rows one block holds (slot numbers are 16-bit). */
 const MAX_BLOCK_ROWS = 65535;
 
-/** One compressed block: row k is raw[ends[k], ends[k + 1]), its JSON ends at jsonEnds[k]. */
+/**
+ * One block of rows: row k is bytes [ends[k], ends[k + 1]) of the raw block, its JSON ends at
+ * jsonEnds[k]. Held raw until compress() runs, then only compressed (the row tables never change).
+ */
 export class Block {
+  comp: Buffer | null = null;
+  /** The segment rows that hold this block most recently (their byte count follows compression). */
+  owner: BlockRows | null = null;
   constructor(
-    readonly comp: Buffer,
+    public raw: Buffer | null,
     readonly codec: BlockCodec,
     readonly ends: UintArray,
     readonly jsonEnds: UintArray,
   ) {}
   get rawLen(): number { return this.ends[this.ends.length - 1]!; }
-  /** Compressed bytes, row tables and the object itself. */
-  get residentBytes(): number { return this.comp.length + this.ends.byteLength + this.jsonEnds.byteLength + 96; }
+  /** Row bytes as held now (compressed or raw), row tables and the object itself. */
+  get residentBytes(): number { return (this.comp?.length ?? this.raw!.length) + this.ends.byteLength + this.jsonEnds.byteLength + 96; }
+  /** Compresses the raw bytes in place (every segment referencing the block sees the same rows). */
+  compress(): void {
+    if (this.raw === null) return;
+    const before = this.residentBytes;
+    this.comp = this.codec.compress(this.raw);
+    this.raw = null;
+    if (this.owner !== null) this.owner.bytes += this.residentBytes - before;
+  }
+  /** The raw bytes: held, or decompressed now without the shared cache. */
+  rawNow(): Buffer {
+    return this.raw ?? this.codec.decompress(this.comp!);
+  }
 }
 
 export class BlockRows implements RowBytes {
-  readonly bytes: number;
+  /** Resident bytes; drops as this segment's blocks get compressed. */
+  bytes: number;
   readonly rawBytes: number;
   readonly compressed = true;
   /** Row r is row slot[r] of blocks[blk[r]]. */
   constructor(readonly blocks: readonly Block[], private readonly blk: UintArray, private readonly slot: Uint16Array) {
     let bytes = blk.byteLength + slot.byteLength, raw = 0;
-    for (const b of blocks) { bytes += b.residentBytes; raw += b.rawLen; }
+    for (const b of blocks) { bytes += b.residentBytes; raw += b.rawLen; b.owner = this; }
     this.bytes = bytes;
     this.rawBytes = raw;
   }
@@ -117,19 +138,22 @@ export class BlockRowsBuilder implements RowBytesBuilder {
   private lastSrc: Block | null = null;
   private lastRaw: Buffer | null = null;
   private decodedOnce(b: Block): Buffer {
-    if (b !== this.lastSrc) { this.lastSrc = b; this.lastRaw = b.codec.decompress(b.comp); }
+    if (b !== this.lastSrc) { this.lastSrc = b; this.lastRaw = b.rawNow(); }
     return this.lastRaw!;
   }
 
   private flush(): void {
     if (this.pending.length === 0) return;
-    const comp = this.codec.compress(this.raw.subarray(0, this.at));
+    const raw = Buffer.allocUnsafeSlow(this.at);
+    this.raw.copy(raw, 0, 0, this.at);
     const ends = uintArrayFor(this.ends.length, this.at);
     ends.set(this.ends);
     const jsonEnds = uintArrayFor(this.jsonEnds.length, this.at);
     jsonEnds.set(this.jsonEnds);
     const bi = this.blocks.length;
-    this.blocks.push(new Block(comp, this.codec, ends, jsonEnds));
+    const block = new Block(raw, this.codec, ends, jsonEnds);
+    this.blocks.push(block);
+    enqueueCompression(block);
     for (const i of this.pending) this.blk[i] = bi;
     this.at = 0;
     this.ends = [0];

@@ -154,8 +154,7 @@ export class OpenSegment implements RowData {
 
 export class Segment implements RowData {
   readonly n: number;
-  /** Resident bytes: the slab's size (v1), or compressed blocks plus every row column (v2). */
-  readonly bytes: number;
+  private readonly colBytes: number;
   readonly minTs: number;
   readonly maxTs: number;
   readonly minSeq: number;
@@ -179,7 +178,7 @@ export class Segment implements RowData {
     readonly shape: UintArray,
   ) {
     const n = (this.n = ts.length);
-    this.bytes = rows.compressed ? rows.bytes + this.columnBytes() : rows.bytes;
+    this.colBytes = rows.compressed ? this.columnBytes() : 0;
     this.minTs = ts[byTs[0]!]!;
     this.maxTs = ts[byTs[n - 1]!]!;
     let lo = Infinity, hi = -Infinity;
@@ -190,6 +189,11 @@ export class Segment implements RowData {
     }
     this.minSeq = seqBase + lo;
     this.maxSeq = seqBase + hi;
+  }
+
+  /** Resident bytes: the slab's size (v1), or the blocks as held now plus every row column (v2). */
+  get bytes(): number {
+    return this.rows.bytes + this.colBytes;
   }
 
   /** Bytes of the row columns (timestamps, sequence, project, hot ids, shapes, ts order, runs). */

@@ -10,6 +10,7 @@ import { sourceByNameOrId } from '../../src/store/sources.ts';
 import { DEFAULT_HOT_PATHS } from '../../src/store/hot-paths.ts';
 import { blockCacheStats, clearBlockCache } from '../../src/store/block-cache.ts';
 import { createQueryService } from '../../src/endpoints/service.ts';
+import { compressPendingNow } from '../../src/store/block-compressor.ts';
 import type { ScanSpec, StoreConfig } from '../../src/store/types.ts';
 
 const BASE = 1_736_000_000_000_000;
@@ -38,8 +39,8 @@ describe('storage v2', () => {
   it('reads back what v1 reads, across seals, block boundaries, merges, purges and any arrival order', () => {
     fc.assert(fc.property(
       fc.array(fc.record({ t: fc.integer({ min: 0, max: 300 }), p: fc.constantFrom('a', 'b', 'c', null), msg: textArb, path: fc.constantFrom('/x', '/y', '/z/1'), extra: fc.boolean() }), { minLength: 1, maxLength: 160 }),
-      fc.integer({ min: 2, max: 40 }), fc.integer({ min: 40, max: 3000 }), fc.integer({ min: 1, max: 50 }), fc.integer({ min: 0, max: 320 }),
-      (specs, segmentRows, blockBytes, batch, cut) => {
+      fc.integer({ min: 2, max: 40 }), fc.integer({ min: 40, max: 3000 }), fc.integer({ min: 1, max: 50 }), fc.integer({ min: 0, max: 320 }), fc.array(fc.boolean(), { minLength: 1 }),
+      (specs, segmentRows, blockBytes, batch, cut, compressAfter) => {
         const events = specs.map((s, i) => {
           const e: Record<string, unknown> = { id: `r${i}`, timestamp: BASE + s.t * SEC, event_message: s.msg, metadata: { request: { path: s.path, url: `https://h${s.path}`, method: 'GET' } } };
           if (s.p !== null) e.project = s.p;
@@ -48,7 +49,11 @@ describe('storage v2', () => {
         });
         const v1 = new SourceStore(edge, { ...config, segmentRows, compress: false }, HOT);
         const v2 = new SourceStore(edge, { ...config, segmentRows, compress: true, blockBytes }, HOT);
-        for (let i = 0; i < events.length; i += batch) for (const s of [v1, v2]) s.ingest(structuredClone(events.slice(i, i + batch)), BASE);
+        for (let i = 0, k = 0; i < events.length; i += batch, k++) {
+          for (const s of [v1, v2]) s.ingest(structuredClone(events.slice(i, i + batch)), BASE);
+          // Blocks compress later, between requests: any mix of compressed and raw blocks reads the same.
+          if (compressAfter[k % compressAfter.length]!) compressPendingNow();
+        }
         for (const s of [v1, v2]) s.evict(BASE + cut * SEC + config.retentionUs);
         for (const spec of [{ order: 'desc' }, { order: 'asc', project: 'a' }, { order: 'any' }, { order: 'desc', project: null, minTs: BASE + 100 * SEC }] as ScanSpec[]) {
           expect(readAll(v2, spec)).toEqual(readAll(v1, spec));
@@ -84,6 +89,7 @@ describe('storage v2', () => {
     const service = await createQueryService({ store, stateDir: null, nowMicros: () => NOW, cache: { sweepMs: 0 } });
     const events = Array.from({ length: 20_000 }, (_, i) => ({ id: `e${i}`, timestamp: NOW - (20_000 - i) * 2 * SEC, project: i % 2 === 0 ? 'big' : `p${i % 50}`, event_message: `GET /rest/v1/t${i % 97} ${'pad'.repeat(20)}`, metadata: { request: { url: `https://big.supabase.co/rest/v1/t${i % 97}`, path: `/rest/v1/t${i % 97}`, method: 'GET' } } }));
     for (let i = 0; i < events.length; i += 1000) service.ingest('edge.logs.prod', events.slice(i, i + 1000));
+    compressPendingNow();
     clearBlockCache();
     const d0 = blockCacheStats().decodes;
     const usage = await service.run({ endpoint: 'usage.api-counts', params: new Map([['interval', 'hourly'], ['project', 'big']]), redactHeader: false });
