@@ -30,7 +30,7 @@ const ndjson = statSync(path).size;
 batchMs.sort((a, b) => a - b);
 const q = (p: number): number => batchMs[Math.min(batchMs.length - 1, Math.floor(p * batchMs.length))]!;
 process.stdout.write(`${JSON.stringify({
-  events: src.rowCount, ndjson, rssGrowth: after.rss - before, rssRatio: (after.rss - before) / ndjson,
+  events: src.rowCount, ndjson, rssGrowth: after.rss - before, rssRatio: (after.rss - before) / ndjson, heapTotal: after.heapTotal, arrayBuffers: after.arrayBuffers,
   storeRatio: store.memoryStats().used_bytes / ndjson, heapUsed: after.heapUsed, external: after.external,
   budget: store.memoryStats(), source: src.stats(), hotValues: src.hotKeys.map((k) => src.hotDict(k).length),
   loadMs, batchMs: { p50: q(0.5), p99: q(0.99), max: q(1) },

@@ -105,11 +105,28 @@ export class BlockRowsBuilder implements RowBytesBuilder {
     this.slot = new Uint16Array(n);
   }
 
+  /** Rows kept per source block (first pass), to tell blocks worth referencing from those to repack. */
+  private readonly kept = new Map<Block, number>();
+
+  count(srcRows: RowBytes | null, r: number): void {
+    if (!(srcRows instanceof BlockRows)) return;
+    const b = srcRows.blockOf(r);
+    this.kept.set(b, (this.kept.get(b) ?? 0) + 1);
+  }
+
+  /**
+   * Referenced as it is: a block of at least half the block size keeping at least half its rows (so a
+   * purge after a cut by time repacks mostly evicted blocks and frees their bytes).
+   */
+  private keepsWhole(b: Block): boolean {
+    return b.rawLen >= this.codec.blockBytes / 2 && 2 * (this.kept.get(b) ?? b.ends.length) >= b.ends.length - 1;
+  }
+
   add(src: RowSource, srcRows: RowBytes | null, r: number): void {
     const i = this.i++;
     const b = srcRows instanceof BlockRows ? srcRows.blockOf(r) : null;
-    // Full blocks are referenced; rows of small ones (a seal of few rows) are packed into new blocks.
-    if (b !== null && b.rawLen >= this.codec.blockBytes / 2) {
+    // Full blocks are referenced; rows of small or mostly evicted ones are packed into new blocks.
+    if (b !== null && this.keepsWhole(b)) {
       let bi = this.index.get(b);
       if (bi === undefined) { bi = this.blocks.length; this.blocks.push(b); this.index.set(b, bi); }
       this.blk[i] = bi;

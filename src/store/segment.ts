@@ -264,20 +264,22 @@ export function upperBound(ts: ArrayLike<number>, lo: number, hi: number, x: num
 function build(a: RowData, b: RowData | null, na: number, order: ArrayLike<number>, n: number, codec: BlockCodec | null, byTsOf: (ts: Float64Array, seq: UintArray) => Uint32Array): Segment | null {
   if (n === 0) return null;
   let total = 0, seqLo = Infinity, seqHi = 0;
+  const aRows = a instanceof Segment ? a.rows : null, bRows = b instanceof Segment ? b.rows : null;
+  const blocks = codec === null ? null : new BlockRowsBuilder(n, codec);
   for (let i = 0; i < n; i++) {
     const r = order[i]!;
     const src = r < na ? a : b!, rr = r < na ? r : r - na;
     if (codec === null) total += src.jsonBytesOf(rr) + src.extraBytesOf(rr);
+    else blocks!.count(r < na ? aRows : bRows, rr);
     const s = src.seqBase + src.seq[rr]!;
     if (s < seqLo) seqLo = s;
     if (s > seqHi) seqHi = s;
   }
-  const rows: RowBytesBuilder = codec === null ? new SlabRowsBuilder(n, total) : new BlockRowsBuilder(n, codec);
+  const rows: RowBytesBuilder = blocks ?? new SlabRowsBuilder(n, total);
   const ts = new Float64Array(n), seq = uintArrayFor(n, seqHi - seqLo), pid = new Uint32Array(n);
   const hot = a.hot.map(() => new Uint32Array(n));
   const shape = new Uint32Array(n);
   const runs = new Map<number, Run>();
-  const aRows = a instanceof Segment ? a.rows : null, bRows = b instanceof Segment ? b.rows : null;
   let run: Run | null = null;
   for (let i = 0; i < n; i++) {
     let r = order[i]!;
