@@ -13,7 +13,6 @@ import { INEXACT, INEXACT_ID, hotKeyOf, type HotValue } from './hot-paths.ts';
 import { MAX_SLAB_BYTES, OpenSegment, Segment, mergeSegments, purgeOpen, sealOpen } from './segment.ts';
 import { scanSnapshot } from './scan.ts';
 import { BlockCodec, DICT_MIN_SAMPLE, sampleDictionary } from './block-codec.ts';
-import { narrowed } from './narrow.ts';
 
 const MAX_ERRORS = 100;
 /** A compacted segment holds at most this many times segmentRows rows (and 1/16 of the capacity). */
@@ -305,10 +304,8 @@ export class SourceStore {
         return n;
       };
       for (const seg of this.segments) {
-        // New ids may outgrow a segment's narrow column: remap into 32 bits, then narrow again.
-        const col = seg.hot[h]!, out = new Uint32Array(col.length);
-        for (let i = 0; i < col.length; i++) out[i] = map(col[i]!);
-        seg.hot[h] = narrowed(out);
+        const col = seg.hot[h]!;
+        for (let i = 0; i < col.length; i++) col[i] = map(col[i]!);
       }
       const open = this.open.hot[h]!;
       for (let i = 0; i < open.length; i++) open[i] = map(open[i]!);
