@@ -1,5 +1,5 @@
-// The narrowest unsigned typed array for a column of small non-negative integers (dictionary ids,
-// project ids, shapes, sequence deltas): sealed segments keep their hot columns this small.
+// The narrowest unsigned typed array for a column of small non-negative integers (row shapes, block
+// numbers, row offsets inside a block) in sealed segments.
 
 export type UintArray = Uint8Array | Uint16Array | Uint32Array;
 
@@ -16,15 +16,6 @@ export function narrowed(col: UintArray): UintArray {
   for (let i = 0; i < col.length; i++) if (col[i]! > max) max = col[i]!;
   const out = uintArrayFor(col.length, max);
   if (out.constructor === col.constructor) return col;
-  out.set(col);
-  return out;
-}
-
-/** col when every value up to max fits it, else a wider copy (for in-place remaps that may grow ids). */
-export function widenedFor(col: UintArray, max: number): UintArray {
-  const limit = col instanceof Uint8Array ? 255 : col instanceof Uint16Array ? 65535 : 0xffffffff;
-  if (max <= limit) return col;
-  const out = uintArrayFor(col.length, max);
   out.set(col);
   return out;
 }

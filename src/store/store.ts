@@ -7,8 +7,8 @@
 // of ~64 KiB raw, using a raw-content dictionary of 64 KiB sampled from the source's first big seal
 // (zstd-napi has no dictionary training; sampled rows measured 0.145x of NDJSON against 0.19x plain
 // over 64 KiB blocks, and plain 1 MiB blocks 0.12x but ~1 ms to decode one block, 20x a 64 KiB one).
-// Timestamps stay Float64 (binary searched); sequence numbers, projects, hot ids and shapes are kept
-// in the narrowest typed array. Decoded blocks live in one LRU (block-cache.ts, 32 MiB).
+// Timestamps stay Float64 (binary searched); sequence numbers (as deltas), projects and hot ids are
+// Uint32 (one array kind keeps scan loops monomorphic), shapes and block tables the narrowest kind. Decoded blocks live in one LRU (block-cache.ts, 32 MiB).
 // Sealing itself only sorts and copies rows into raw blocks (as a v1 seal did: p50 ~46 ms for 4096
 // demo events on this loaded 2-core machine, v1 ~72 ms in the same run); block-compressor.ts then
 // compresses them in ~2 ms slices between requests (compressing inside the seal made it ~9x slower).

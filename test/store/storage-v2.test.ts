@@ -63,10 +63,10 @@ describe('storage v2', () => {
     ), { numRuns: 40, seed: 15 });
   });
 
-  it('keeps hot ids right when a dictionary outgrows a narrow column and is compacted', () => {
+  it('keeps hot ids right when a dictionary grows to thousands of values and is compacted', () => {
     const s = new SourceStore(edge, { ...config, segmentRows: 64, retentionUs: 1000 * SEC }, HOT);
     const ev = (i: number, t: number): Record<string, unknown> => ({ id: `e${i}`, timestamp: BASE + t * SEC, project: 'p', metadata: { request: { url: `https://u/${i}`, path: `/${i % 300}`, method: 'GET' } } });
-    // 6000 distinct urls: ids pass 255 and 65535-narrow bounds inside segments, then most are evicted.
+    // 6000 distinct urls (ids past 255), then most are evicted and the dictionary is compacted in place.
     for (let i = 0; i < 6000; i += 500) s.ingest(Array.from({ length: 500 }, (_, k) => ev(i + k, (i + k) / 10)), BASE + 1000 * SEC);
     s.evict(BASE + 1500 * SEC); // keeps t >= 500: ids 5000..5999
     s.ingest(Array.from({ length: 300 }, (_, k) => ev(9000 + k, 700 + k / 10)), BASE + 1500 * SEC);
