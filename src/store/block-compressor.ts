@@ -1,18 +1,24 @@
 // Compresses sealed row blocks off the request path: sealing makes raw blocks and queues them here;
-// a setImmediate loop compresses them in slices of ~2 ms between other work, oldest first.
+// a setImmediate loop compresses them in slices of ~2 ms between other work, oldest first. When
+// ingest outpaces the slices, a slice runs on until the raw backlog is under MAX_PENDING_BYTES, so
+// raw blocks (and the heap the allocator keeps after freeing them) stay bounded.
 
 import type { Block } from './row-blocks.ts';
 
 /** Time one slice of compression may take before yielding to the event loop. */
 export const SLICE_MS = 2;
+/** Raw bytes queued before a slice keeps compressing past its time (about one seal of big events). */
+export const MAX_PENDING_BYTES = 16 * 1024 * 1024;
 
 const queue: Block[] = [];
 let head = 0;
 let scheduled = false;
 let compressed = 0;
+let pendingBytes = 0;
 
 export function enqueueCompression(b: Block): void {
   queue.push(b);
+  pendingBytes += b.rawLen;
   if (!scheduled) {
     scheduled = true;
     setImmediate(slice);
@@ -22,7 +28,7 @@ export function enqueueCompression(b: Block): void {
 function slice(): void {
   scheduled = false;
   const until = performance.now() + SLICE_MS;
-  while (head < queue.length && performance.now() < until) compressOne();
+  while (head < queue.length && (pendingBytes > MAX_PENDING_BYTES || performance.now() < until)) compressOne();
   compact();
   if (head < queue.length) {
     scheduled = true;
@@ -33,6 +39,7 @@ function slice(): void {
 function compressOne(): void {
   const b = queue[head]!;
   queue[head++] = undefined as unknown as Block; // let an evicted block go before the queue drains
+  pendingBytes -= b.rawLen;
   b.compress();
   compressed++;
 }
@@ -48,9 +55,10 @@ function compact(): void {
 export function compressPendingNow(): void {
   while (head < queue.length) compressOne();
   queue.length = 0;
+  pendingBytes = 0;
   head = 0;
 }
 
-export function compressorStats(): { pending: number; compressed: number } {
-  return { pending: queue.length - head, compressed };
+export function compressorStats(): { pending: number; pendingBytes: number; compressed: number } {
+  return { pending: queue.length - head, pendingBytes, compressed };
 }

@@ -87,14 +87,25 @@ export class BlockRows implements RowBytes {
 }
 
 /** Builds BlockRows: rows of sealed segments are referenced where they are, others copied and compressed. */
+/**
+ * Builds BlockRows: rows of full sealed blocks are referenced where they are; the others are copied
+ * into one slab sized in the first pass, cut into blocks and queued for compression. One slab per
+ * build, freed once all its blocks are compressed, rather than a buffer per block: per-block raw
+ * buffers freed between long-lived compressed ones fragmented the allocator's heap.
+ */
 export class BlockRowsBuilder implements RowBytesBuilder {
   private readonly blocks: Block[] = [];
   private readonly index = new Map<Block, number>();
   private readonly blk: Uint32Array;
   private readonly slot: Uint16Array;
   private i = 0;
-  // The block being filled: raw bytes, row ends, JSON ends, and the output rows it holds.
-  private raw = Buffer.allocUnsafe(64 * 1024);
+  /** Rows and bytes kept per source block, and bytes of rows from elsewhere (first pass). */
+  private readonly kept = new Map<Block, number>();
+  private readonly keptBytes = new Map<Block, number>();
+  private copyBytes = 0;
+  // The slab rows are copied into; the block being filled starts at `base`, `at` bytes in.
+  private slab: Buffer | null = null;
+  private base = 0;
   private at = 0;
   private ends: number[] = [0];
   private jsonEnds: number[] = [];
@@ -105,13 +116,14 @@ export class BlockRowsBuilder implements RowBytesBuilder {
     this.slot = new Uint16Array(n);
   }
 
-  /** Rows kept per source block (first pass), to tell blocks worth referencing from those to repack. */
-  private readonly kept = new Map<Block, number>();
-
-  count(srcRows: RowBytes | null, r: number): void {
-    if (!(srcRows instanceof BlockRows)) return;
+  count(srcRows: RowBytes | null, r: number, src?: RowSource): void {
+    if (!(srcRows instanceof BlockRows)) {
+      if (src !== undefined) this.copyBytes += src.jsonBytesOf(r) + src.extraBytesOf(r);
+      return;
+    }
     const b = srcRows.blockOf(r);
     this.kept.set(b, (this.kept.get(b) ?? 0) + 1);
+    this.keptBytes.set(b, (this.keptBytes.get(b) ?? 0) + srcRows.jsonBytesOf(r) + srcRows.extraBytesOf(r));
   }
 
   /**
@@ -120,6 +132,21 @@ export class BlockRowsBuilder implements RowBytesBuilder {
    */
   private keepsWhole(b: Block): boolean {
     return b.rawLen >= this.codec.blockBytes / 2 && 2 * (this.kept.get(b) ?? b.ends.length) >= b.ends.length - 1;
+  }
+
+  /** The slab with room for len more bytes (sized by the first pass; a fresh one if it was skipped). */
+  private slabFor(len: number): Buffer {
+    if (this.slab === null) {
+      let total = this.copyBytes;
+      for (const [b, bytes] of this.keptBytes) if (!this.keepsWhole(b)) total += bytes;
+      this.slab = Buffer.allocUnsafeSlow(Math.max(total, len));
+    } else if (this.base + this.at + len > this.slab.length) {
+      const rest = Buffer.allocUnsafeSlow(Math.max(this.at + len, this.codec.blockBytes * 2));
+      this.slab.copy(rest, 0, this.base, this.base + this.at);
+      this.slab = rest;
+      this.base = 0;
+    }
+    return this.slab;
   }
 
   add(src: RowSource, srcRows: RowBytes | null, r: number): void {
@@ -134,16 +161,13 @@ export class BlockRowsBuilder implements RowBytesBuilder {
       return;
     }
     const jl = src.jsonBytesOf(r), len = jl + src.extraBytesOf(r);
-    if (this.at + len > this.raw.length) {
-      const grown = Buffer.allocUnsafe(Math.max(2 * this.raw.length, this.at + len));
-      this.raw.copy(grown, 0, 0, this.at);
-      this.raw = grown;
-    }
+    const slab = this.slabFor(len);
+    const to = this.base + this.at;
     if (b !== null) {
-      // Repacking a small block: decode it here, not through the shared cache (no query wants it).
+      // Repacking a block: decode it here, not through the shared cache (no query wants it).
       const k = (srcRows as BlockRows).slotOf(r);
-      this.decodedOnce(b).copy(this.raw, this.at, b.ends[k]!, b.ends[k + 1]!);
-    } else src.copyRow(r, this.raw, this.at);
+      this.decodedOnce(b).copy(slab, to, b.ends[k]!, b.ends[k + 1]!);
+    } else src.copyRow(r, slab, to);
     this.jsonEnds.push(this.at + jl);
     this.at += len;
     this.ends.push(this.at);
@@ -161,8 +185,7 @@ export class BlockRowsBuilder implements RowBytesBuilder {
 
   private flush(): void {
     if (this.pending.length === 0) return;
-    const raw = Buffer.allocUnsafeSlow(this.at);
-    this.raw.copy(raw, 0, 0, this.at);
+    const raw = this.slab!.subarray(this.base, this.base + this.at);
     const ends = uintArrayFor(this.ends.length, this.at);
     ends.set(this.ends);
     const jsonEnds = uintArrayFor(this.jsonEnds.length, this.at);
@@ -172,6 +195,7 @@ export class BlockRowsBuilder implements RowBytesBuilder {
     this.blocks.push(block);
     enqueueCompression(block);
     for (const i of this.pending) this.blk[i] = bi;
+    this.base += this.at;
     this.at = 0;
     this.ends = [0];
     this.jsonEnds = [];

@@ -29,7 +29,7 @@ export interface RowSource {
 /** Builds a segment's RowBytes row by row, in storage order. */
 export interface RowBytesBuilder {
   /** Optional first pass over every row add() will get (lets a builder see which blocks stay full). */
-  count?(srcRows: RowBytes | null, r: number): void;
+  count?(srcRows: RowBytes | null, r: number, src?: RowSource): void;
   /** Appends row r of src (whose stored bytes are `srcRows` when it is a sealed segment). */
   add(src: RowSource, srcRows: RowBytes | null, r: number): void;
   finish(): RowBytes;

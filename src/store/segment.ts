@@ -270,7 +270,7 @@ function build(a: RowData, b: RowData | null, na: number, order: ArrayLike<numbe
     const r = order[i]!;
     const src = r < na ? a : b!, rr = r < na ? r : r - na;
     if (codec === null) total += src.jsonBytesOf(rr) + src.extraBytesOf(rr);
-    else blocks!.count(r < na ? aRows : bRows, rr);
+    else blocks!.count(r < na ? aRows : bRows, rr, src);
     const s = src.seqBase + src.seq[rr]!;
     if (s < seqLo) seqLo = s;
     if (s > seqHi) seqHi = s;
