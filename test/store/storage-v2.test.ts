@@ -10,7 +10,7 @@ import { sourceByNameOrId } from '../../src/store/sources.ts';
 import { DEFAULT_HOT_PATHS } from '../../src/store/hot-paths.ts';
 import { blockCacheStats, clearBlockCache } from '../../src/store/block-cache.ts';
 import { createQueryService } from '../../src/endpoints/service.ts';
-import { compressPendingNow } from '../../src/store/block-compressor.ts';
+import { MAX_PENDING_BYTES, compressPendingNow, compressorStats } from '../../src/store/block-compressor.ts';
 import type { ScanSpec, StoreConfig } from '../../src/store/types.ts';
 
 const BASE = 1_736_000_000_000_000;
@@ -81,6 +81,22 @@ describe('storage v2', () => {
     }
     expect(n).toBe(1300);
     expect(s.hotDict('metadata.request.url').length).toBeLessThan(4000);
+  });
+
+  it('compresses sealed blocks between turns of the event loop, with a bounded raw backlog', async () => {
+    compressPendingNow();
+    const s = new SourceStore(edge, { ...config, segmentRows: 512 }, HOT);
+    const pad = 'abcdefghij'.repeat(300);
+    for (let i = 0; i < 8000; i += 500) s.ingest(Array.from({ length: 500 }, (_, k) => ({ id: `e${i + k}`, timestamp: BASE + i + k, project: 'p', event_message: `${i + k} ${pad}` })), BASE);
+    // ~24 MiB sealed as raw blocks within one turn; none compressed yet.
+    const before = compressorStats();
+    expect(before.pendingBytes).toBeGreaterThan(MAX_PENDING_BYTES);
+    const raw = s.stats().bytes;
+    await new Promise((r) => setImmediate(r));
+    expect(compressorStats().pendingBytes).toBeLessThanOrEqual(MAX_PENDING_BYTES);
+    for (let i = 0; i < 100 && compressorStats().pending > 0; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(compressorStats().pending).toBe(0);
+    expect(s.stats().bytes).toBeLessThan(raw / 10);
   });
 
   it('fast paths decode only the blocks of the rows they return', async () => {
