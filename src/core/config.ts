@@ -2,6 +2,7 @@
 // once at start (main.ts). A bad value throws a ConfigError naming the variable, the value and what it
 // accepts; main prints it and exits 2. config-vars.ts documents each variable (the README table's source).
 
+import { maxMemoryFromEnv, sourceLimitsFromEnv, type SourceLimit } from './memory-env.ts';
 import { availableParallelism } from 'node:os';
 import { choiceVar, flagVar, intVar, lineVar, positiveVar, rawVar, shareVar, type Env } from './config-parse.ts';
 import { projectPath } from './project-root.ts';
@@ -80,6 +81,10 @@ export interface StoreSettings {
   maxRows: number;
   /** RINGQL_MAX_BYTES_PER_SOURCE, or null for the store's default (a share of the machine's memory). */
   maxBytesPerSource: number | null;
+  /** RINGQL_MAX_MEMORY: one budget for everything the process holds, in bytes. */
+  maxMemory: number;
+  /** RINGQL_SOURCE_LIMITS: per-source retention and byte overrides. */
+  sourceLimits: Map<string, SourceLimit>;
 }
 
 /** Only the variables that are set: the cache's own defaults fill the rest. */
@@ -181,6 +186,8 @@ export function storeSettings(env: Env): StoreSettings {
     retentionUs: Math.round(positiveVar(env, 'RINGQL_RETENTION_HOURS', 192, false) * US_PER_HOUR),
     maxRows: positiveVar(env, 'RINGQL_MAX_ROWS_PER_SOURCE', 10_000_000, true),
     maxBytesPerSource: bytes,
+    maxMemory: maxMemoryFromEnv(env),
+    sourceLimits: sourceLimitsFromEnv(env),
   };
 }
 

@@ -73,6 +73,8 @@ export class EngineService implements QueryService {
     this.gate = new QueryGate(this.limits.maxConcurrentQueries);
     // Hits read the timer-ticked clock unless a test gave its own.
     this.cache = new ResultCache(opts.cache ?? {}, () => this.now(), this.gate, opts.nowMicros ?? tickNowMicros);
+    // The result cache counts against the process memory budget (RINGQL_MAX_MEMORY).
+    opts.store.countExternal(() => this.cache.stats().bytes);
   }
 
   /**
@@ -301,6 +303,8 @@ export class EngineService implements QueryService {
       uptime_seconds: Math.round((Date.now() - this.started) / 1000),
       rows: Object.fromEntries(this.opts.store.sources().map((s) => [s.def.name, s.rowCount])),
       memory: { rss: mem.rss, heap_used: mem.heapUsed, external: mem.external },
+      // RINGQL_MAX_MEMORY and what counts against it (segments, open buffers, dictionaries, caches).
+      memory_budget: this.opts.store.memoryStats(),
       // Field paths each source's schema holds and a rough estimate of their heap bytes (bounded by
       // RINGQL_MAX_FIELDS_PER_SOURCE, forgotten with the rows that used them).
       schema: Object.fromEntries(this.opts.store.sources().map((s) => {

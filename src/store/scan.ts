@@ -235,12 +235,12 @@ export function* scanSnapshot(snap: ScanSnapshot, spec: ScanSpec): Generator<Sca
     if (heap.size === 0) break;
     const c = heap.items[0]!;
     const limit = merge ? Math.max(heap.secondKey(), pi < pending.length ? boundKey(pending[pi]!) : -Infinity, oc === null ? -Infinity : ocKey) : -Infinity;
-    const rows = c.rows, perm = c.perm, rts = rows.ts, rseq = rows.seq, end = c.end, st = c.step;
+    const rows = c.rows, perm = c.perm, rts = rows.ts, rseq = rows.seq, sb = rows.seqBase, end = c.end, st = c.step;
     let pos = c.pos;
     do {
       const r = perm === null ? pos : perm[pos]!;
       pos += st;
-      const s = rseq[r]!;
+      const s = sb + rseq[r]!;
       if (s <= afterSeq || s > maxSeq) continue;
       const n = batch.n;
       batch.ts[n] = rts[r]!;

@@ -1,16 +1,24 @@
-// Row storage of one source: the open segment (appends in any order) and immutable sealed segments
-// sorted by (project id, ts) with a per-project run index and a ts-order permutation. Sealing, merging
-// and purging always build new arrays, so a scan in flight keeps reading the arrays it started with.
-// Both keep their rows' stored JSON as UTF-8 bytes in off-heap slabs (the open one appends to a
-// growable slab, a sealed one has one slab): no V8 string per row (memory is the bytes, and the GC
-// never walks them), and answers splice the bytes as they are.
+// Row storage of one source: the open segment (appends in any order, rows uncompressed in a growable
+// off-heap slab) and immutable sealed segments sorted by (project id, ts) with a per-project run
+// index, a ts-order permutation, narrow typed columns and row bytes in zstd blocks (row-blocks.ts; or
+// one slab in v1 mode). Sealing, merging and purging build new arrays, so a scan in flight keeps
+// reading what it started with; merges reference their inputs' blocks instead of recompressing.
 
 import type { RowText } from './types.ts';
+import { MAX_SLAB_BYTES } from './slab-limit.ts';
+import { narrowed, type UintArray } from './narrow.ts';
+import { SlabRowsBuilder, type RowBytes, type RowBytesBuilder } from './row-bytes.ts';
+import { BlockRowsBuilder } from './row-blocks.ts';
+import type { BlockCodec } from './block-codec.ts';
+
+export { MAX_SLAB_BYTES };
 
 /** Parallel row columns, shared by open and sealed segments. */
 export interface RowData extends RowText {
   readonly ts: ArrayLike<number>;
+  /** Ingest sequence number of row r is seqBase + seq[r]. */
   readonly seq: ArrayLike<number>;
+  readonly seqBase: number;
   readonly pid: ArrayLike<number>;
   /** Dictionary ids per hot key (in SourceStore.hotKeys order). */
   readonly hot: readonly ArrayLike<number>[];
@@ -23,8 +31,6 @@ export interface RowData extends RowText {
   copyRow(r: number, out: Buffer, at: number): number;
 }
 
-/** A sealed segment's slab never exceeds this (Buffer and 32-bit offsets allow up to 4 GiB). */
-export const MAX_SLAB_BYTES = 1 << 30;
 
 /** Rows [start, end) of one project inside a sealed segment, ascending by ts. */
 export interface Run {
@@ -36,6 +42,7 @@ export interface Run {
 export class OpenSegment implements RowData {
   readonly ts: number[] = [];
   readonly seq: number[] = [];
+  readonly seqBase = 0;
   readonly pid: number[] = [];
   /**
    * Rows' UTF-8 bytes, appended: row r's JSON is slab[off[r], split[r]), its extra columns
@@ -77,7 +84,7 @@ export class OpenSegment implements RowData {
     const jl = src.jsonBytesOf(r), xl = src.extraBytesOf(r);
     const at = this.reserve(jl + xl);
     src.copyRow(r, this.slab, at);
-    this.push(src.ts[r]!, src.seq[r]!, src.pid[r]!, at, at + jl, hot, src.shape[r]!);
+    this.push(src.ts[r]!, src.seqBase + src.seq[r]!, src.pid[r]!, at, at + jl, hot, src.shape[r]!);
   }
 
   /** Makes room for n more bytes; returns where they go. */
@@ -100,6 +107,11 @@ export class OpenSegment implements RowData {
     this.off.push(at);
     this.split.push(split);
     for (let h = 0; h < this.hot.length; h++) this.hot[h]!.push(hot[h]!);
+  }
+
+  /** Resident bytes: the slab's capacity and the row columns (JS arrays of numbers, ~8 bytes each). */
+  get residentBytes(): number {
+    return this.slab.length + this.ts.length * 8 * (6 + this.hot.length);
   }
 
   private end(r: number): number {
@@ -142,8 +154,7 @@ export class OpenSegment implements RowData {
 
 export class Segment implements RowData {
   readonly n: number;
-  /** Bytes of all rows: the slab's size. */
-  readonly bytes: number;
+  private readonly colBytes: number;
   readonly minTs: number;
   readonly maxTs: number;
   readonly minSeq: number;
@@ -153,20 +164,21 @@ export class Segment implements RowData {
 
   constructor(
     readonly ts: Float64Array,
-    readonly seq: Float64Array,
-    readonly pid: Uint32Array,
-    /** Row r's JSON is slab[off[r], split[r]), its extra columns slab[split[r], off[r + 1]) (empty: none). */
-    private readonly slab: Buffer,
-    private readonly off: Uint32Array,
-    private readonly split: Uint32Array,
-    readonly hot: Uint32Array[],
+    /** Ingest sequence numbers minus seqBase. */
+    readonly seq: UintArray,
+    readonly seqBase: number,
+    readonly pid: UintArray,
+    /** Row bytes: one slab (v1) or compressed blocks (v2). */
+    readonly rows: RowBytes,
+    /** Dictionary ids per hot key; hot-dictionary compaction may replace a column (never its length). */
+    readonly hot: UintArray[],
     /** Row indices in ascending ts order. */
     readonly byTs: Uint32Array,
     readonly runs: Map<number, Run>,
-    readonly shape: Uint32Array = new Uint32Array(ts.length),
+    readonly shape: UintArray,
   ) {
-    this.bytes = slab.length;
     const n = (this.n = ts.length);
+    this.colBytes = rows.compressed ? this.columnBytes() : 0;
     this.minTs = ts[byTs[0]!]!;
     this.maxTs = ts[byTs[n - 1]!]!;
     let lo = Infinity, hi = -Infinity;
@@ -175,21 +187,28 @@ export class Segment implements RowData {
       if (s < lo) lo = s;
       if (s > hi) hi = s;
     }
-    this.minSeq = lo;
-    this.maxSeq = hi;
+    this.minSeq = seqBase + lo;
+    this.maxSeq = seqBase + hi;
   }
 
-  json(r: number): string { return this.slab.toString('utf8', this.off[r]!, this.split[r]!); }
-  extra(r: number): string | null {
-    const s = this.split[r]!, e = this.off[r + 1]!;
-    return s === e ? null : this.slab.toString('utf8', s, e);
+  /** Resident bytes: the slab's size (v1), or the blocks as held now plus every row column (v2). */
+  get bytes(): number {
+    return this.rows.bytes + this.colBytes;
   }
-  jsonBytes(r: number): Buffer { return this.slab.subarray(this.off[r]!, this.split[r]!); }
-  jsonBytesOf(r: number): number { return this.split[r]! - this.off[r]!; }
-  extraBytesOf(r: number): number { return this.off[r + 1]! - this.split[r]!; }
-  copyRow(r: number, out: Buffer, at: number): number {
-    return this.slab.copy(out, at, this.off[r]!, this.off[r + 1]!);
+
+  /** Bytes of the row columns (timestamps, sequence, project, hot ids, shapes, ts order, runs). */
+  private columnBytes(): number {
+    let b = this.ts.byteLength + this.seq.byteLength + this.pid.byteLength + this.byTs.byteLength + this.shape.byteLength;
+    for (const h of this.hot) b += h.byteLength;
+    return b + this.runs.size * 64 + 256;
   }
+
+  json(r: number): string { return this.rows.json(r); }
+  extra(r: number): string | null { return this.rows.extra(r); }
+  jsonBytes(r: number): Buffer { return this.rows.jsonBytes(r); }
+  jsonBytesOf(r: number): number { return this.rows.jsonBytesOf(r); }
+  extraBytesOf(r: number): number { return this.rows.extraBytesOf(r); }
+  copyRow(r: number, out: Buffer, at: number): number { return this.rows.copyRow(r, out, at); }
 
   /** First position p in byTs with ts >= w (the count of rows below w). */
   countBelow(w: number): number {
@@ -239,36 +258,41 @@ export function upperBound(ts: ArrayLike<number>, lo: number, hi: number, x: num
 
 /**
  * Copies rows into a new sealed segment. `order` lists rows in (pid, ts) order; row r < na is a's row
- * r, otherwise b's row r - na. `byTsOf` returns the ts permutation of the new segment.
+ * r, otherwise b's row r - na. `byTsOf` returns the ts permutation of the new segment. `codec` null
+ * keeps the rows in one uncompressed slab (v1), else in compressed blocks (v2).
  */
-function build(a: RowData, b: RowData | null, na: number, order: ArrayLike<number>, n: number, byTsOf: (ts: Float64Array, seq: Float64Array) => Uint32Array): Segment | null {
+function build(a: RowData, b: RowData | null, na: number, order: ArrayLike<number>, n: number, codec: BlockCodec | null, byTsOf: (ts: Float64Array, seq: UintArray) => Uint32Array): Segment | null {
   if (n === 0) return null;
-  const ts = new Float64Array(n), seq = new Float64Array(n), pid = new Uint32Array(n);
-  const off = new Uint32Array(n + 1), split = new Uint32Array(n);
-  const hot = a.hot.map(() => new Uint32Array(n));
-  const shape = new Uint32Array(n);
-  const runs = new Map<number, Run>();
-  let total = 0;
+  let total = 0, seqLo = Infinity, seqHi = 0;
+  const aRows = a instanceof Segment ? a.rows : null, bRows = b instanceof Segment ? b.rows : null;
+  const blocks = codec === null ? null : new BlockRowsBuilder(n, codec);
   for (let i = 0; i < n; i++) {
     const r = order[i]!;
     const src = r < na ? a : b!, rr = r < na ? r : r - na;
-    total += src.jsonBytesOf(rr) + src.extraBytesOf(rr);
+    if (codec === null) total += src.jsonBytesOf(rr) + src.extraBytesOf(rr);
+    else blocks!.count(r < na ? aRows : bRows, rr, src);
+    const s = src.seqBase + src.seq[rr]!;
+    if (s < seqLo) seqLo = s;
+    if (s > seqHi) seqHi = s;
   }
-  if (total > MAX_SLAB_BYTES) throw new Error(`internal: a segment of ${total} bytes exceeds the slab limit`);
-  const slab = Buffer.allocUnsafeSlow(total);
-  let at = 0;
+  if (seqHi - seqLo > 0xffffffff) throw new Error('internal: a segment spans more than 2^32 sequence numbers');
+  const rows: RowBytesBuilder = blocks ?? new SlabRowsBuilder(n, total);
+  // Columns scans read per row stay Uint32Array: one array kind keeps those loops monomorphic (mixed
+  // Uint8/16/32 columns made usage.api-counts ~2x slower); only shapes, read at schema prunes, narrow.
+  const ts = new Float64Array(n), seq = new Uint32Array(n), pid = new Uint32Array(n);
+  const hot = a.hot.map(() => new Uint32Array(n));
+  const shape = new Uint32Array(n);
+  const runs = new Map<number, Run>();
   let run: Run | null = null;
   for (let i = 0; i < n; i++) {
     let r = order[i]!;
-    let src = a;
-    if (r >= na) { src = b!; r -= na; }
+    let src = a, srcRows = aRows;
+    if (r >= na) { src = b!; srcRows = bRows; r -= na; }
     const p = src.pid[r]!;
     ts[i] = src.ts[r]!;
-    seq[i] = src.seq[r]!;
+    seq[i] = src.seqBase + src.seq[r]! - seqLo;
     pid[i] = p;
-    off[i] = at;
-    split[i] = at + src.jsonBytesOf(r);
-    at += src.copyRow(r, slab, at);
+    rows.add(src, srcRows, r);
     for (let h = 0; h < hot.length; h++) hot[h]![i] = src.hot[h]![r]!;
     shape[i] = src.shape[r]!;
     if (run === null || pid[i - 1] !== p) {
@@ -277,23 +301,22 @@ function build(a: RowData, b: RowData | null, na: number, order: ArrayLike<numbe
       runs.set(p, run);
     }
   }
-  off[n] = at;
-  return new Segment(ts, seq, pid, slab, off, split, hot, byTsOf(ts, seq), runs, shape);
+  return new Segment(ts, seq, seqLo, pid, rows.finish(), hot, byTsOf(ts, seq), runs, narrowed(shape));
 }
 
-function sortByTs(ts: Float64Array, seq: Float64Array): Uint32Array {
+function sortByTs(ts: Float64Array, seq: UintArray): Uint32Array {
   const idx = new Uint32Array(ts.length);
   for (let i = 0; i < idx.length; i++) idx[i] = i;
   return idx.sort((a, b) => ts[a]! - ts[b]! || seq[a]! - seq[b]!);
 }
 
 /** Seals the open segment's rows with ts >= w into a sorted segment (null when none remain). */
-export function sealOpen(open: OpenSegment, w: number): Segment | null {
+export function sealOpen(open: OpenSegment, w: number, codec: BlockCodec | null = null): Segment | null {
   const { ts, pid, seq } = open;
   const keep: number[] = [];
   for (let i = 0; i < ts.length; i++) if (ts[i]! >= w) keep.push(i);
   const order = Uint32Array.from(keep).sort((a, b) => pid[a]! - pid[b]! || ts[a]! - ts[b]! || seq[a]! - seq[b]!);
-  return build(open, null, Infinity, order, order.length, sortByTs);
+  return build(open, null, Infinity, order, order.length, codec, sortByTs);
 }
 
 /** Open rows with ts >= w, as a fresh open segment (the old arrays stay intact for scans in flight). */
@@ -312,7 +335,7 @@ export function purgeOpen(open: OpenSegment, w: number): OpenSegment {
  * Merges two sealed segments (b may be null: then a is only purged) into one, keeping rows with
  * ts >= w, in (pid, ts) order; the ts permutation is merged too, so the whole thing is linear.
  */
-export function mergeSegments(a: Segment, b: Segment | null, w: number): Segment | null {
+export function mergeSegments(a: Segment, b: Segment | null, w: number, codec: BlockCodec | null = null): Segment | null {
   const na = a.n, nb = b === null ? 0 : b.n;
   // Rows [0, na) are a's, [na, na + nb) are b's.
   const newIndex = new Int32Array(na + nb).fill(-1);
@@ -331,7 +354,7 @@ export function mergeSegments(a: Segment, b: Segment | null, w: number): Segment
     newIndex[r] = n;
     order[n++] = r;
   }
-  return build(a, b, na, order, n, () => {
+  return build(a, b, na, order, n, codec, () => {
     const byTs = new Uint32Array(n);
     let k = 0, x = 0, y = 0;
     while (x < na || y < nb) {

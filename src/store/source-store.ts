@@ -12,12 +12,18 @@ import { copyObject } from './record-json.ts';
 import { INEXACT, INEXACT_ID, hotKeyOf, type HotValue } from './hot-paths.ts';
 import { MAX_SLAB_BYTES, OpenSegment, Segment, mergeSegments, purgeOpen, sealOpen } from './segment.ts';
 import { scanSnapshot } from './scan.ts';
+import { BlockCodec, DICT_MIN_SAMPLE, sampleDictionary } from './block-codec.ts';
 
 const MAX_ERRORS = 100;
 /** A compacted segment holds at most this many times segmentRows rows (and 1/16 of the capacity). */
 const MAX_SEGMENT_FACTOR = 64;
 /** ...and at most this many bytes of rows (within the slab limit of segment.ts). */
 const SEGMENT_BYTES = Math.min(MAX_SLAB_BYTES, 64 * 1024 * 1024);
+
+/** Rough heap bytes of one hot dictionary entry (a one-byte string, its array slot and its map entry). */
+function hotValueBytes(v: HotValue): number {
+  return 40 + (typeof v === 'string' ? v.length : 0);
+}
 
 export interface SourceStoreStats {
   rows: number;
@@ -33,10 +39,14 @@ export interface SourceStoreStats {
   /** Field paths the schema holds (fixed, seeded and seen), and a rough estimate of their heap bytes. */
   schemaFields: number;
   schemaBytes: number;
+  /** Bytes counted against the process memory budget (see residentBytes). */
+  resident: number;
 }
 
 export class SourceStore {
   readonly def: SourceDef;
+  /** Called after every stored batch (the Store enforces the process memory budget there). */
+  afterIngest: (() => void) | null = null;
   /** Keys of the hot columns (paths joined with '.'), in constructor order. */
   readonly hotKeys: readonly string[];
   private readonly config: StoreConfig;
@@ -52,10 +62,15 @@ export class SourceStore {
   /** Sealed segments in creation order. */
   private segments: Segment[] = [];
   private open: OpenSegment;
+  /** How sealed rows are compressed (null: v1, uncompressed); gains a sampled dictionary once (see seal). */
+  private codec: BlockCodec | null = null;
+  private codecHasDict = false;
   private wm = -Infinity;
   private seq = 0;
   private evictedRows = 0;
   private droppedRows = 0;
+  /** Rough bytes of the hot dictionaries (values and their map entries). */
+  private hotDictBytes = 0;
   /** Rows physically held at the last schema prune, and appended since (see pruneSchema). */
   private heldAtPrune = 0;
   private appendedSincePrune = 0;
@@ -143,6 +158,7 @@ export class SourceStore {
     this.enforceCapacity();
     this.compactHotDicts();
     this.pruneSchema();
+    this.afterIngest?.();
     return { stored, dropped };
   }
 
@@ -211,6 +227,7 @@ export class SourceStore {
       id = values.length;
       values.push(v);
       ids.set(v, id);
+      this.hotDictBytes += hotValueBytes(v);
     }
     return id;
   }
@@ -221,11 +238,24 @@ export class SourceStore {
     const open = this.open;
     // The next open segment will likely fill like this one did: start it at that size (plus slack).
     this.open = new OpenSegment(this.hotPaths.length, Math.min(open.bytes * 1.1, this.maxSegmentBytes));
-    const seg = sealOpen(open, this.wm);
+    this.sampleCodec(open);
+    const seg = sealOpen(open, this.wm, this.codec);
     if (seg !== null) {
       this.segments.push(seg);
       this.compact();
     }
+  }
+
+  /**
+   * The first seal with enough row bytes gives the source a dictionary sampled from its rows; earlier
+   * blocks keep the plain codec they were made with (each block holds its codec).
+   */
+  private sampleCodec(open: OpenSegment): void {
+    if (this.config.compress === false || this.codecHasDict) return;
+    // Made at the first seal, so a source that never seals holds no zstd contexts.
+    if (open.bytes < DICT_MIN_SAMPLE) { this.codec ??= new BlockCodec(null, this.config.blockBytes); return; }
+    this.codec = new BlockCodec(sampleDictionary(open.n, (i) => open.jsonBytes(i)), this.config.blockBytes);
+    this.codecHasDict = true;
   }
 
   /** Merges the two newest segments while the older is no bigger than the newer (a binary counter). */
@@ -235,7 +265,7 @@ export class SourceStore {
       const a = segs[segs.length - 2]!, b = segs[segs.length - 1]!;
       if (a.n > b.n) break;
       if (a.n + b.n > this.maxSegmentRows || a.bytes + b.bytes > this.maxSegmentBytes) break;
-      const m = mergeSegments(a, b, this.wm);
+      const m = mergeSegments(a, b, this.wm, this.codec);
       segs.length -= 2;
       if (m !== null) segs.push(m);
     }
@@ -274,13 +304,14 @@ export class SourceStore {
         return n;
       };
       for (const seg of this.segments) {
-        const col = seg.hot[h] as Uint32Array;
+        const col = seg.hot[h]!;
         for (let i = 0; i < col.length; i++) col[i] = map(col[i]!);
       }
       const open = this.open.hot[h]!;
       for (let i = 0; i < open.length; i++) open[i] = map(open[i]!);
       this.hotValues[h] = next;
       this.hotIds[h] = ids;
+      this.hotDictBytes = this.hotValues.reduce((t, vs) => t + vs.reduce<number>((u, v) => u + hotValueBytes(v), 0), 0);
     }
   }
 
@@ -318,8 +349,8 @@ export class SourceStore {
     return n;
   }
 
-  private overCapacity(): boolean {
-    return this.physicalRows() > this.config.maxRows || this.physicalBytes() > this.config.maxBytes;
+  private overCapacity(maxRows = this.config.maxRows, maxBytes = this.config.maxBytes): boolean {
+    return this.physicalRows() > maxRows || this.physicalBytes() > maxBytes;
   }
 
   /** Rewrites segments holding hidden rows without them. */
@@ -328,7 +359,7 @@ export class SourceStore {
     for (const s of this.segments) {
       if (s.hidden === 0) out.push(s);
       else {
-        const m = mergeSegments(s, null, this.wm);
+        const m = mergeSegments(s, null, this.wm, this.codec);
         if (m !== null) out.push(m);
       }
     }
@@ -341,14 +372,13 @@ export class SourceStore {
    * share, else drop the sealed segment with the oldest maxTs and raise the watermark past it (the
    * last segment is cut inside instead, so a tiny capacity does not empty the source).
    */
-  private enforceCapacity(): void {
-    const { maxRows, maxBytes } = this.config;
-    while (this.overCapacity()) {
+  private enforceCapacity(maxRows = this.config.maxRows, maxBytes = this.config.maxBytes): void {
+    while (this.overCapacity(maxRows, maxBytes)) {
       const rows = this.physicalRows();
       const hidden = this.hiddenRows();
       if (hidden > 0 && hidden * 16 >= rows) { this.purgeHidden(); continue; }
       if (this.open.n > 0 && (this.segments.length === 0 || this.open.n > maxRows || this.open.bytes > maxBytes)) { this.seal(); continue; }
-      if (this.segments.length === 0) { this.purgeHidden(); if (this.overCapacity()) break; continue; }
+      if (this.segments.length === 0) { this.purgeHidden(); if (this.overCapacity(maxRows, maxBytes)) break; continue; }
       let oldest = 0;
       for (let i = 1; i < this.segments.length; i++) if (this.segments[i]!.maxTs < this.segments[oldest]!.maxTs) oldest = i;
       const seg = this.segments[oldest]!;
@@ -367,7 +397,9 @@ export class SourceStore {
   private cutInside(seg: Segment, excessRows: number, excessBytes: number): void {
     let k = seg.hidden;
     let rows = seg.hidden, bytes = 0;
-    const rowSize = (r: number): number => seg.jsonBytesOf(r) + seg.extraBytesOf(r);
+    // A row's share of the resident bytes: its raw size scaled by the segment's compression.
+    const scale = seg.bytes / Math.max(1, seg.rows.rawBytes);
+    const rowSize = (r: number): number => (seg.jsonBytesOf(r) + seg.extraBytesOf(r)) * scale;
     for (let i = 0; i < seg.hidden; i++) bytes += rowSize(seg.byTs[i]!);
     while (k < seg.n && (rows < excessRows || bytes < excessBytes)) {
       rows++;
@@ -375,6 +407,42 @@ export class SourceStore {
     }
     if (k === seg.hidden) return;
     this.raiseWatermark(seg.ts[seg.byTs[k - 1]!]! + 1);
+  }
+
+  // ---- the process memory budget (Store.enforceMemory) --------------------------------------
+
+  /** Everything this source holds: segments, the open buffers, dictionaries, schema and codec. */
+  residentBytes(): number {
+    let n = this.open.residentBytes + this.hotDictBytes + this.projectNames.length * 64 + this.schemaTree.approxBytes;
+    for (const s of this.segments) n += s.bytes;
+    if (this.codec !== null) n += this.codec.residentBytes;
+    return n;
+  }
+
+  /** Rows physically held (visible or not yet purged). */
+  heldRows(): number {
+    return this.physicalRows();
+  }
+
+  /** Oldest visible timestamp of the sealed rows (the open segment counts as newest); Infinity when none. */
+  oldestSealedTs(): number {
+    let m = Infinity;
+    for (const s of this.segments) if (s.hidden < s.n) m = Math.min(m, s.ts[s.byTs[s.hidden]!]!);
+    return m === Infinity && this.open.n > this.open.hidden ? Number.MAX_VALUE : m;
+  }
+
+  /**
+   * Evicts the oldest data for the memory budget: at most `bytes` of stored rows, and at least one
+   * segment's worth or all that is left (exact and oldest first, as capacity eviction is).
+   */
+  shed(bytes: number): void {
+    const phys = this.physicalBytes();
+    let oldest: Segment | null = null;
+    for (const s of this.segments) if (oldest === null || s.maxTs < oldest.maxTs) oldest = s;
+    const step = Math.max(1, Math.min(bytes, oldest === null ? phys : oldest.bytes));
+    this.enforceCapacity(this.config.maxRows, Math.max(0, phys - step));
+    this.compactHotDicts();
+    this.pruneSchema();
   }
 
   // ---- reads -------------------------------------------------------------------------------
@@ -480,6 +548,7 @@ export class SourceStore {
       projects: this.projectNames.length - 1,
       schemaFields: this.schemaTree.size,
       schemaBytes: this.schemaTree.approxBytes,
+      resident: this.residentBytes(),
     };
   }
 }

@@ -18,11 +18,19 @@ export interface StoreConfig {
   maxRows: number;
   /** Stored-bytes capacity per source (sum of stored row text lengths); same eviction rule. */
   maxBytes: number;
+  /** Sealed rows in zstd blocks (v2, default) or, when false, one uncompressed slab per segment (v1). */
+  compress?: boolean;
+  /** Raw bytes per compressed block (default 64 KiB; tests use tiny blocks to cross many). */
+  blockBytes?: number;
   /** Rows in the open (unsorted) segment before it is sorted and sealed. */
   segmentRows: number;
   /** Validation limits per event. */
   maxEventDepth: number;
   maxStringBytes: number;
+  /** Process memory budget in bytes (RINGQL_MAX_MEMORY); undefined: none (tests). */
+  maxMemory?: number;
+  /** Per-source retention and byte overrides (RINGQL_SOURCE_LIMITS), by source name. */
+  sourceLimits?: ReadonlyMap<string, { retentionUs?: number; maxBytes?: number }>;
   /** Distinct field paths a source's schema may hold beyond the seeded ones (default: DEFAULT_LIMITS). */
   maxFieldsPerSource?: number;
 }

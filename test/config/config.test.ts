@@ -1,6 +1,7 @@
 // loadConfig: the documented defaults (README configuration table, SPEC §9), and a bad value of any
 // variable stops with a message naming the variable, the value and what it accepts.
 
+import { totalmem } from 'node:os';
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/core/config.ts';
@@ -19,7 +20,7 @@ describe('loadConfig', () => {
     });
     expect(c.http).toEqual({ maxUrlBytes: 65_536, inflight: { ingest: 512, query: 512, other: 512 }, bodyTimeoutMs: 10_000, bodyIdleTimeoutMs: 5000 });
     expect(c.durability).toEqual({ fsync: 'interval', fsyncMs: 100 });
-    expect(c.store).toEqual({ retentionUs: 192 * 3600 * 1e6, maxRows: 10_000_000, maxBytesPerSource: null });
+    expect(c.store).toEqual({ retentionUs: 192 * 3600 * 1e6, maxRows: 10_000_000, maxBytesPerSource: null, maxMemory: Math.floor(totalmem() * 0.5), sourceLimits: new Map() });
     expect(c.cache).toEqual({});
     expect(c.budget).toEqual({ timeoutMs: 10_000, maxRows: 200_000_000, maxValueBytes: 16 * MIB });
     expect(c.uwsMaxHeadersSize).toBe('262144');

@@ -1,0 +1,64 @@
+// Compresses sealed row blocks off the request path: sealing makes raw blocks and queues them here;
+// a setImmediate loop compresses them in slices of ~2 ms between other work, oldest first. When
+// ingest outpaces the slices, a slice runs on until the raw backlog is under MAX_PENDING_BYTES, so
+// raw blocks (and the heap the allocator keeps after freeing them) stay bounded.
+
+import type { Block } from './row-blocks.ts';
+
+/** Time one slice of compression may take before yielding to the event loop. */
+export const SLICE_MS = 2;
+/** Raw bytes queued before a slice keeps compressing past its time (about one seal of big events). */
+export const MAX_PENDING_BYTES = 16 * 1024 * 1024;
+
+const queue: Block[] = [];
+let head = 0;
+let scheduled = false;
+let compressed = 0;
+let pendingBytes = 0;
+
+export function enqueueCompression(b: Block): void {
+  queue.push(b);
+  pendingBytes += b.rawLen;
+  if (!scheduled) {
+    scheduled = true;
+    setImmediate(slice);
+  }
+}
+
+function slice(): void {
+  scheduled = false;
+  const until = performance.now() + SLICE_MS;
+  while (head < queue.length && (pendingBytes > MAX_PENDING_BYTES || performance.now() < until)) compressOne();
+  compact();
+  if (head < queue.length) {
+    scheduled = true;
+    setImmediate(slice);
+  }
+}
+
+function compressOne(): void {
+  const b = queue[head]!;
+  queue[head++] = undefined as unknown as Block; // let an evicted block go before the queue drains
+  pendingBytes -= b.rawLen;
+  b.compress();
+  compressed++;
+}
+
+function compact(): void {
+  if (head > 1024 && head * 2 > queue.length) {
+    queue.splice(0, head);
+    head = 0;
+  }
+}
+
+/** Compresses every queued block now (tests and benchmarks that measure the settled store). */
+export function compressPendingNow(): void {
+  while (head < queue.length) compressOne();
+  queue.length = 0;
+  pendingBytes = 0;
+  head = 0;
+}
+
+export function compressorStats(): { pending: number; pendingBytes: number; compressed: number } {
+  return { pending: queue.length - head, pendingBytes, compressed };
+}

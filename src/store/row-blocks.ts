@@ -1,0 +1,209 @@
+// v2 row storage of a sealed segment: rows in blocks of ~64 KiB (raw), made uncompressed when the
+// open segment seals and zstd-compressed soon after, off the request path (block-compressor.ts);
+// compressed blocks decode on demand through the shared LRU of block-cache.ts. A merge or purge
+// references its inputs' blocks instead of recompressing them, so each row is compressed once.
+
+import type { BlockCodec } from './block-codec.ts';
+import { decodedBlock } from './block-cache.ts';
+import { narrowed, uintArrayFor, type UintArray } from './narrow.ts';
+import type { RowBytes, RowBytesBuilder, RowSource } from './row-bytes.ts';
+import { enqueueCompression } from './block-compressor.ts';
+
+/** Most rows one block holds (slot numbers are 16-bit). */
+const MAX_BLOCK_ROWS = 65535;
+
+/**
+ * One block of rows: row k is bytes [ends[k], ends[k + 1]) of the raw block, its JSON ends at
+ * jsonEnds[k]. Held raw until compress() runs, then only compressed (the row tables never change).
+ */
+export class Block {
+  comp: Buffer | null = null;
+  /** The segment rows that hold this block most recently (their byte count follows compression). */
+  owner: BlockRows | null = null;
+  constructor(
+    public raw: Buffer | null,
+    readonly codec: BlockCodec,
+    readonly ends: UintArray,
+    readonly jsonEnds: UintArray,
+  ) {}
+  get rawLen(): number { return this.ends[this.ends.length - 1]!; }
+  /** Row bytes as held now (compressed or raw), row tables and the object itself. */
+  get residentBytes(): number { return (this.comp?.length ?? this.raw!.length) + this.ends.byteLength + this.jsonEnds.byteLength + 96; }
+  /** Compresses the raw bytes in place (every segment referencing the block sees the same rows). */
+  compress(): void {
+    if (this.raw === null) return;
+    const before = this.residentBytes;
+    this.comp = this.codec.compress(this.raw);
+    this.raw = null;
+    if (this.owner !== null) this.owner.bytes += this.residentBytes - before;
+  }
+  /** The raw bytes: held, or decompressed now without the shared cache. */
+  rawNow(): Buffer {
+    return this.raw ?? this.codec.decompress(this.comp!);
+  }
+}
+
+export class BlockRows implements RowBytes {
+  /** Resident bytes; drops as this segment's blocks get compressed. */
+  bytes: number;
+  readonly rawBytes: number;
+  readonly compressed = true;
+  /** Row r is row slot[r] of blocks[blk[r]]. */
+  constructor(readonly blocks: readonly Block[], private readonly blk: UintArray, private readonly slot: Uint16Array) {
+    let bytes = blk.byteLength + slot.byteLength, raw = 0;
+    for (const b of blocks) { bytes += b.residentBytes; raw += b.rawLen; b.owner = this; }
+    this.bytes = bytes;
+    this.rawBytes = raw;
+  }
+  /** The block and slot of row r (for a builder referencing this row). */
+  blockOf(r: number): Block { return this.blocks[this.blk[r]!]!; }
+  slotOf(r: number): number { return this.slot[r]!; }
+
+  json(r: number): string {
+    const b = this.blockOf(r), k = this.slot[r]!;
+    return decodedBlock(b).toString('utf8', b.ends[k]!, b.jsonEnds[k]!);
+  }
+  extra(r: number): string | null {
+    const b = this.blockOf(r), k = this.slot[r]!;
+    const s = b.jsonEnds[k]!, e = b.ends[k + 1]!;
+    return s === e ? null : decodedBlock(b).toString('utf8', s, e);
+  }
+  jsonBytes(r: number): Buffer {
+    const b = this.blockOf(r), k = this.slot[r]!;
+    return decodedBlock(b).subarray(b.ends[k]!, b.jsonEnds[k]!);
+  }
+  jsonBytesOf(r: number): number {
+    const b = this.blockOf(r), k = this.slot[r]!;
+    return b.jsonEnds[k]! - b.ends[k]!;
+  }
+  extraBytesOf(r: number): number {
+    const b = this.blockOf(r), k = this.slot[r]!;
+    return b.ends[k + 1]! - b.jsonEnds[k]!;
+  }
+  copyRow(r: number, out: Buffer, at: number): number {
+    const b = this.blockOf(r), k = this.slot[r]!;
+    return decodedBlock(b).copy(out, at, b.ends[k]!, b.ends[k + 1]!);
+  }
+}
+
+/** Builds BlockRows: rows of sealed segments are referenced where they are, others copied and compressed. */
+/**
+ * Builds BlockRows: rows of full sealed blocks are referenced where they are; the others are copied
+ * into one slab sized in the first pass, cut into blocks and queued for compression. One slab per
+ * build, freed once all its blocks are compressed, rather than a buffer per block: per-block raw
+ * buffers freed between long-lived compressed ones fragmented the allocator's heap.
+ */
+export class BlockRowsBuilder implements RowBytesBuilder {
+  private readonly blocks: Block[] = [];
+  private readonly index = new Map<Block, number>();
+  private readonly blk: Uint32Array;
+  private readonly slot: Uint16Array;
+  private i = 0;
+  /** Rows and bytes kept per source block, and bytes of rows from elsewhere (first pass). */
+  private readonly kept = new Map<Block, number>();
+  private readonly keptBytes = new Map<Block, number>();
+  private copyBytes = 0;
+  // The slab rows are copied into; the block being filled starts at `base`, `at` bytes in.
+  private slab: Buffer | null = null;
+  private base = 0;
+  private at = 0;
+  private ends: number[] = [0];
+  private jsonEnds: number[] = [];
+  private pending: number[] = [];
+
+  constructor(n: number, private readonly codec: BlockCodec) {
+    this.blk = new Uint32Array(n);
+    this.slot = new Uint16Array(n);
+  }
+
+  count(srcRows: RowBytes | null, r: number, src?: RowSource): void {
+    if (!(srcRows instanceof BlockRows)) {
+      if (src !== undefined) this.copyBytes += src.jsonBytesOf(r) + src.extraBytesOf(r);
+      return;
+    }
+    const b = srcRows.blockOf(r);
+    this.kept.set(b, (this.kept.get(b) ?? 0) + 1);
+    this.keptBytes.set(b, (this.keptBytes.get(b) ?? 0) + srcRows.jsonBytesOf(r) + srcRows.extraBytesOf(r));
+  }
+
+  /**
+   * Referenced as it is: a block of at least half the block size keeping at least half its rows (so a
+   * purge after a cut by time repacks mostly evicted blocks and frees their bytes).
+   */
+  private keepsWhole(b: Block): boolean {
+    return b.rawLen >= this.codec.blockBytes / 2 && 2 * (this.kept.get(b) ?? b.ends.length) >= b.ends.length - 1;
+  }
+
+  /** The slab with room for len more bytes (sized by the first pass; a fresh one if it was skipped). */
+  private slabFor(len: number): Buffer {
+    if (this.slab === null) {
+      let total = this.copyBytes;
+      for (const [b, bytes] of this.keptBytes) if (!this.keepsWhole(b)) total += bytes;
+      this.slab = Buffer.allocUnsafeSlow(Math.max(total, len));
+    } else if (this.base + this.at + len > this.slab.length) {
+      const rest = Buffer.allocUnsafeSlow(Math.max(this.at + len, this.codec.blockBytes * 2));
+      this.slab.copy(rest, 0, this.base, this.base + this.at);
+      this.slab = rest;
+      this.base = 0;
+    }
+    return this.slab;
+  }
+
+  add(src: RowSource, srcRows: RowBytes | null, r: number): void {
+    const i = this.i++;
+    const b = srcRows instanceof BlockRows ? srcRows.blockOf(r) : null;
+    // Full blocks are referenced; rows of small or mostly evicted ones are packed into new blocks.
+    if (b !== null && this.keepsWhole(b)) {
+      let bi = this.index.get(b);
+      if (bi === undefined) { bi = this.blocks.length; this.blocks.push(b); this.index.set(b, bi); }
+      this.blk[i] = bi;
+      this.slot[i] = (srcRows as BlockRows).slotOf(r);
+      return;
+    }
+    const jl = src.jsonBytesOf(r), len = jl + src.extraBytesOf(r);
+    const slab = this.slabFor(len);
+    const to = this.base + this.at;
+    if (b !== null) {
+      // Repacking a block: decode it here, not through the shared cache (no query wants it).
+      const k = (srcRows as BlockRows).slotOf(r);
+      this.decodedOnce(b).copy(slab, to, b.ends[k]!, b.ends[k + 1]!);
+    } else src.copyRow(r, slab, to);
+    this.jsonEnds.push(this.at + jl);
+    this.at += len;
+    this.ends.push(this.at);
+    this.slot[i] = this.pending.length;
+    this.pending.push(i);
+    if (this.at >= this.codec.blockBytes || this.pending.length >= MAX_BLOCK_ROWS) this.flush();
+  }
+
+  private lastSrc: Block | null = null;
+  private lastRaw: Buffer | null = null;
+  private decodedOnce(b: Block): Buffer {
+    if (b !== this.lastSrc) { this.lastSrc = b; this.lastRaw = b.rawNow(); }
+    return this.lastRaw!;
+  }
+
+  private flush(): void {
+    if (this.pending.length === 0) return;
+    const raw = this.slab!.subarray(this.base, this.base + this.at);
+    const ends = uintArrayFor(this.ends.length, this.at);
+    ends.set(this.ends);
+    const jsonEnds = uintArrayFor(this.jsonEnds.length, this.at);
+    jsonEnds.set(this.jsonEnds);
+    const bi = this.blocks.length;
+    const block = new Block(raw, this.codec, ends, jsonEnds);
+    this.blocks.push(block);
+    enqueueCompression(block);
+    for (const i of this.pending) this.blk[i] = bi;
+    this.base += this.at;
+    this.at = 0;
+    this.ends = [0];
+    this.jsonEnds = [];
+    this.pending = [];
+  }
+
+  finish(): RowBytes {
+    this.flush();
+    return new BlockRows(this.blocks, narrowed(this.blk), this.slot);
+  }
+}
