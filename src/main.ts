@@ -5,7 +5,8 @@ import { loadConfig, type Env, type RingqlConfig } from './core/config.ts';
 import { randomUUID } from 'node:crypto';
 import { totalmem } from 'node:os';
 import { createQueryService, type EngineService } from './endpoints/service.ts';
-import { recoverStore, type Recovered } from './durable/durability.ts';
+import { checkpointSources, recoverStore, type Recovered } from './durable/durability.ts';
+import { CorruptStateError } from './durable/part-file.ts';
 import { CorruptWalError } from './durable/wal-recovery.ts';
 import { Store, fullStoreBytes, storeConfigFrom } from './store/store.ts';
 import { nowMicros, parseTimestamp } from './core/time.ts';
@@ -13,6 +14,8 @@ import { tokensFromSpecs, type TokenSet } from './http/auth.ts';
 import { startServer } from './http/server.ts';
 
 const EVICT_EVERY_MS = 60_000;
+/** A checkpoint is taken (on the eviction timer) once the write-ahead log holds this much. */
+const CHECKPOINT_WAL_BYTES = 16 * 1024 * 1024;
 const DEMO = { events: 300_000, projects: 5, days: 7, seed: 42, batch: 1000, tricklePerSourcePerSecond: 3 };
 
 /** The parsed configuration, with what main resolves from it (tokens, command line). */
@@ -141,7 +144,7 @@ async function main(): Promise<void> {
     log(`ringql: recovering from ${cfg.server.stateDir}/wal`);
     recovered = recoverStore(store, cfg.server.stateDir, cfg.durability, { discardCorrupt: cfg.discardCorrupt, nowUs: nowMicros, log });
   } catch (err) {
-    if (err instanceof CorruptWalError) {
+    if (err instanceof CorruptWalError || err instanceof CorruptStateError) {
       log(`ringql: ${err.message}`);
       process.exit(1);
     }
@@ -150,7 +153,16 @@ async function main(): Promise<void> {
   const rep = recovered.report;
   log(`ringql: recovered ${rep.events} events (${rep.records} batches, ${(rep.bytes / 2 ** 20).toFixed(1)} MB) in ${(rep.ms / 1000).toFixed(2)} s` +
     (rep.ms > 0 ? ` (${(rep.bytes / 2 ** 20 / (rep.ms / 1000)).toFixed(1)} MB/s)` : '') + `; fsync ${cfg.durability.fsync}`);
-  service.attachWal(recovered.wal, rep);
+  const fromCk = recovered.fromCheckpoint;
+  service.attachWal(recovered.wal, rep, () => ({
+    ...recovered.checkpointer.stats(),
+    restored: fromCk && { id: fromCk.id, events: fromCk.events, bytes: fromCk.bytes, ms: Math.round(fromCk.ms) },
+  }));
+  // Checkpoints let a restart load sealed segments instead of replaying the whole log. Demo data is
+  // regenerated at every start and never logged, so a demo server takes none (it would come back twice).
+  const checkpoint = (why: string): Promise<void> => (cfg.server.demo ? Promise.resolve() : recovered.checkpointer.checkpoint(checkpointSources(store)).then((r) => {
+    if (r) log(`ringql: checkpoint ${r.id} (${why}): ${r.partsWritten} parts, ${(r.bytesWritten / 2 ** 20).toFixed(1)} MB written, ${r.filesDeleted} files removed, ${Math.round(r.ms)} ms`);
+  }, (err: unknown) => log(`ringql: checkpoint failed (${why}); the log keeps everything: ${err instanceof Error ? err.message : String(err)}`)));
   if (cfg.server.demo) await loadDemo(service);
   const server = await startServer({
     service,
@@ -181,6 +193,7 @@ async function main(): Promise<void> {
     store.evict(now);
     // Log files whose every event is past retention are evicted from memory already: let them go.
     recovered.wal.dropOlderThan(now - store.config.retentionUs);
+    if (recovered.wal.stats().bytes >= CHECKPOINT_WAL_BYTES) void checkpoint('log size');
   }, EVICT_EVERY_MS);
   evictTimer.unref();
 
@@ -196,6 +209,7 @@ async function main(): Promise<void> {
     clearInterval(evictTimer);
     server
       .close()
+      .then(() => checkpoint('shutdown'))
       .then(() => recovered.wal.close())
       .then(() => {
         service.close();

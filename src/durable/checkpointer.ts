@@ -16,14 +16,14 @@ export interface CheckpointPart {
   key: string;
   immutable: boolean;
   events: number;
-  /** The part's bytes. Called at once for mutable parts (the snapshot), possibly later for immutable ones. */
+  /** The part's bytes; called during the snapshot, only for parts the checkpoint writes. */
   chunks(): Buffer[];
 }
 
-/** What the store offers a checkpoint: its sources' parts, taken in one synchronous call. */
+/** What the store offers a checkpoint: its sources' parts, taken in one synchronous call (null: cannot be checkpointed now). */
 export interface Checkpointable {
   readonly name: string;
-  checkpointParts(): CheckpointPart[];
+  checkpointParts(): CheckpointPart[] | null;
 }
 
 export interface CheckpointReport {
@@ -39,7 +39,7 @@ export const PART_SUFFIX = '.part';
 
 export class Checkpointer {
   private last: Manifest | null;
-  private running: Promise<CheckpointReport> | null = null;
+  private running: Promise<CheckpointReport | null> | null = null;
   private lastReport: CheckpointReport | null = null;
 
   constructor(private readonly dir: string, private readonly wal: Wal, private readonly log: (line: string) => void = () => {}) {
@@ -47,8 +47,8 @@ export class Checkpointer {
     this.last = readManifest(dir);
   }
 
-  /** Takes a checkpoint (one at a time: a call while one runs returns that one). */
-  checkpoint(sources: readonly Checkpointable[]): Promise<CheckpointReport> {
+  /** Takes a checkpoint (one at a time: a call while one runs returns that one); null when a source cannot be checkpointed. */
+  checkpoint(sources: readonly Checkpointable[]): Promise<CheckpointReport | null> {
     this.running ??= this.take(sources).finally(() => { this.running = null; });
     return this.running;
   }
@@ -58,27 +58,34 @@ export class Checkpointer {
     return { last_checkpoint_id: this.last?.id ?? null, last_checkpoint_us: this.last?.createdUs ?? null, part_files: parts, last_checkpoint_ms: this.lastReport?.ms ?? null };
   }
 
-  private async take(sources: readonly Checkpointable[]): Promise<CheckpointReport> {
+  private async take(sources: readonly Checkpointable[]): Promise<CheckpointReport | null> {
     const t0 = performance.now();
-    // The snapshot: synchronous, so the WAL position and the parts describe the same moment.
+    // The snapshot: synchronous, so the WAL position and the parts describe the same moment. Every part
+    // to write is encoded now too (a sealed part's columns may change later, e.g. by id compaction).
+    const taken: { name: string; parts: CheckpointPart[] }[] = [];
+    for (const s of sources) {
+      const parts = s.checkpointParts();
+      if (parts === null) return null;
+      taken.push({ name: s.name, parts });
+    }
     const walFrom = this.wal.rollForCheckpoint();
     const id = (this.last?.id ?? 0) + 1;
     const kept = new Set(this.last?.sources.flatMap((s) => s.parts.map((p) => p.file)) ?? []);
-    const toWrite: { file: string; source: string; part: CheckpointPart; chunks: Buffer[] | null }[] = [];
+    const toWrite: { file: string; source: string; part: CheckpointPart; chunks: Buffer[] }[] = [];
     const manifest: Manifest = { id, walFrom, createdUs: Date.now() * 1000, sources: [] };
-    for (const s of sources) {
+    for (const s of taken) {
       const parts: ManifestPart[] = [];
-      for (const p of s.checkpointParts()) {
+      for (const p of s.parts) {
         const file = partFileName(s.name, p.key, p.immutable ? null : id);
         parts.push({ key: p.key, file, events: p.events });
         if (p.immutable && kept.has(file)) continue;
-        toWrite.push({ file, source: s.name, part: p, chunks: p.immutable ? null : p.chunks() });
+        toWrite.push({ file, source: s.name, part: p, chunks: p.chunks() });
       }
       manifest.sources.push({ name: s.name, parts });
     }
     let bytesWritten = 0;
     for (const w of toWrite) {
-      const bytes = encodePartFile({ key: w.part.key, source: w.source, events: w.part.events }, w.chunks ?? w.part.chunks());
+      const bytes = encodePartFile({ key: w.part.key, source: w.source, events: w.part.events }, w.chunks);
       bytesWritten += bytes.reduce((n, b) => n + b.length, 0);
       await writeFileAtomic(join(this.dir, w.file), bytes);
     }

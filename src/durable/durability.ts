@@ -9,6 +9,8 @@ import { decodeBatch } from './batch-record.ts';
 import { RECORD_BATCH } from './record-frame.ts';
 import { Wal } from './wal.ts';
 import { recoverWal, type RecoveryReport } from './wal-recovery.ts';
+import { Checkpointer, type Checkpointable } from './checkpointer.ts';
+import { loadCheckpoint } from './checkpoint-load.ts';
 
 export type { DurabilityConfig } from '../core/config.ts';
 
@@ -20,6 +22,10 @@ export function durabilityFromEnv(env: Record<string, string | undefined>): Dura
 export interface Recovered {
   wal: Wal;
   report: RecoveryReport;
+  /** Writes checkpoints of the store into `<stateDir>/checkpoint` (main.ts decides when). */
+  checkpointer: Checkpointer;
+  /** What the last checkpoint gave back: events in its parts, bytes read, time taken. */
+  fromCheckpoint: { id: number; events: number; bytes: number; ms: number } | null;
   /** Batches the store refused at replay (the data or a limit changed since they were acknowledged). */
   refused: number;
 }
@@ -30,11 +36,13 @@ export interface Recovered {
  */
 export function recoverStore(store: Store, stateDir: string, cfg: DurabilityConfig, opts: { discardCorrupt: boolean; nowUs: () => number; log: (line: string) => void }): Recovered {
   const dir = join(stateDir, 'wal');
+  const ckDir = join(stateDir, 'checkpoint');
+  const fromCheckpoint = restoreCheckpoint(store, ckDir, opts);
   let refused = 0;
   let lastReport = performance.now();
   let events = 0, bytes = 0;
   const t0 = performance.now();
-  const report = recoverWal({ dir, discardCorrupt: opts.discardCorrupt, log: opts.log }, (type, payload) => {
+  const report = recoverWal({ dir, discardCorrupt: opts.discardCorrupt, log: opts.log, fromSeq: fromCheckpoint?.walFrom ?? 0 }, (type, payload) => {
     if (type !== RECORD_BATCH) return { events: 0, maxTs: -Infinity };
     const b = decodeBatch(payload);
     bytes += payload.length;
@@ -58,5 +66,36 @@ export function recoverStore(store: Store, stateDir: string, cfg: DurabilityConf
   });
   if (refused > 5) opts.log(`ringql: WARNING: ${refused} logged batches in all were refused at replay`);
   const wal = Wal.open({ dir, fsync: cfg.fsync, fsyncMs: cfg.fsyncMs, log: opts.log }, report.files);
-  return { wal, report, refused };
+  const checkpointer = new Checkpointer(ckDir, wal, opts.log);
+  return { wal, report, refused, checkpointer, fromCheckpoint: fromCheckpoint && { id: fromCheckpoint.id, events: fromCheckpoint.events, bytes: fromCheckpoint.bytes, ms: fromCheckpoint.ms } };
+}
+
+/**
+ * Loads the last checkpoint's parts into the store's (empty) sources; a source whose head part was set
+ * aside (--discard-corrupt) starts empty, as its sealed parts mean nothing without its dictionaries.
+ */
+function restoreCheckpoint(store: Store, dir: string, opts: { discardCorrupt: boolean; log: (line: string) => void }): { id: number; walFrom: number; events: number; bytes: number; ms: number } | null {
+  const t0 = performance.now();
+  const ck = loadCheckpoint(dir, opts);
+  if (ck === null) return null;
+  let events = 0;
+  for (const [name, parts] of ck.sources) {
+    const source = store.source(name);
+    if (!source) throw new Error(`The checkpoint in ${dir} holds a source named ${name}, which this build does not have`);
+    if (parts[0]?.key !== 'head') {
+      opts.log(`ringql: WARNING: ${name}: its checkpoint head was set aside, so its checkpointed events are not loaded`);
+      continue;
+    }
+    source.restoreImage(parts);
+    events += parts.reduce((n, p) => n + p.events, 0);
+  }
+  const ms = performance.now() - t0;
+  opts.log(`ringql: checkpoint ${ck.manifest.id}: ${events} events in ${[...ck.sources.values()].reduce((n, p) => n + p.length, 0)} parts, ` +
+    `${(ck.bytes / 2 ** 20).toFixed(1)} MB in ${(ms / 1000).toFixed(2)} s (${(ck.bytes / 2 ** 20 / Math.max(ms / 1000, 1e-3)).toFixed(1)} MB/s)`);
+  return { id: ck.manifest.id, walFrom: ck.manifest.walFrom, events, bytes: ck.bytes, ms };
+}
+
+/** The store's sources as the Checkpointer takes them. */
+export function checkpointSources(store: Store): Checkpointable[] {
+  return store.sources().map((s) => ({ name: s.def.name, checkpointParts: () => s.checkpointParts() }));
 }

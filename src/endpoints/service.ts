@@ -59,6 +59,8 @@ export class EngineService implements QueryService {
   /** Admission for computed queries (SPEC §11). */
   readonly gate: QueryGate;
   private wal: Wal | null = null;
+  /** The last checkpoint and the one this start was restored from (main.ts hands it over). */
+  private checkpointStats: (() => Record<string, unknown>) | null = null;
   private recovery: RecoveryReport | null = null;
   private readonly started = Date.now();
   private readonly ingestListeners = new Set<(source: string) => void>();
@@ -228,9 +230,10 @@ export class EngineService implements QueryService {
   }
 
   /** Makes ingest durable from here on (main.ts, after recovery): every batch is logged before it is stored. */
-  attachWal(wal: Wal, recovery: RecoveryReport): void {
+  attachWal(wal: Wal, recovery: RecoveryReport, checkpoint: (() => Record<string, unknown>) | null = null): void {
     this.wal = wal;
     this.recovery = recovery;
+    this.checkpointStats = checkpoint;
   }
 
   private info(p: PreparedEndpoint): EndpointInfo {
@@ -315,6 +318,7 @@ export class EngineService implements QueryService {
       queries: this.gate.stats(),
       durability: this.wal ? {
         wal: this.wal.stats(),
+        checkpoint: this.checkpointStats?.() ?? null,
         recovery: this.recovery && { ms: Math.round(this.recovery.ms), records: this.recovery.records, events: this.recovery.events, bytes: this.recovery.bytes, torn_tails: this.recovery.tornTails, set_aside: this.recovery.setAside },
       } : null,
     };

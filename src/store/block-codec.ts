@@ -16,6 +16,8 @@ export class BlockCodec {
   private readonly d = new Decompressor();
   /** Bytes the dictionary holds in each of the compressor and decompressor (0: plain). */
   readonly dictBytes: number;
+  /** The dictionary itself (kept so a checkpoint can write it; null: plain). */
+  readonly dict: Buffer | null;
 
   /** `blockBytes`: raw bytes per block made with this codec (tests make it tiny to cross many blocks). */
   constructor(dict: Buffer | null, readonly blockBytes = BLOCK_BYTES, level = BLOCK_LEVEL) {
@@ -25,6 +27,7 @@ export class BlockCodec {
       this.d.loadDictionary(dict);
     }
     this.dictBytes = dict === null ? 0 : dict.length;
+    this.dict = dict !== null && dict.length > 0 ? dict : null;
   }
 
   /** The compressed frame in a buffer of exactly its size (its own allocation, not a pooled one). */

@@ -26,6 +26,12 @@ export class Block {
     readonly ends: UintArray,
     readonly jsonEnds: UintArray,
   ) {}
+  /** A block read back from a checkpoint: compressed bytes as they were written. */
+  static fromCompressed(comp: Buffer, codec: BlockCodec, ends: UintArray, jsonEnds: UintArray): Block {
+    const b = new Block(null, codec, ends, jsonEnds);
+    b.comp = comp;
+    return b;
+  }
   get rawLen(): number { return this.ends[this.ends.length - 1]!; }
   /** Row bytes as held now (compressed or raw), row tables and the object itself. */
   get residentBytes(): number { return (this.comp?.length ?? this.raw!.length) + this.ends.byteLength + this.jsonEnds.byteLength + 96; }

@@ -12,6 +12,9 @@ import { copyObject } from './record-json.ts';
 import { INEXACT, INEXACT_ID, hotKeyOf, type HotValue } from './hot-paths.ts';
 import { MAX_SLAB_BYTES, OpenSegment, Segment, mergeSegments, purgeOpen, sealOpen } from './segment.ts';
 import { scanSnapshot } from './scan.ts';
+import { codecKey, decodeHead, encodeHead, type ImagePart } from './source-image.ts';
+import { decodeSegment, encodeSegment, segmentHasBlocks } from './segment-image.ts';
+import type { BlockRows } from './row-blocks.ts';
 import { BlockCodec, DICT_MIN_SAMPLE, sampleDictionary } from './block-codec.ts';
 
 const MAX_ERRORS = 100;
@@ -76,6 +79,11 @@ export class SourceStore {
   private appendedSincePrune = 0;
   /** An event with forgettable paths was dropped (older than the watermark) since the last prune. */
   private shapesDropped = false;
+  /** Checkpoint names of sealed segments (checkpointParts), and the compactions of hot ids so far. */
+  private readonly segKeys = new WeakMap<Segment, string>();
+  private segKeyCount = 0;
+  private readonly segKeyTag = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+  private hotEpoch = 0;
 
   constructor(def: SourceDef, config: StoreConfig, hotPaths: string[][] = []) {
     this.def = def;
@@ -271,6 +279,71 @@ export class SourceStore {
     }
   }
 
+  // ---- checkpoints ---------------------------------------------------------------------------
+
+  /**
+   * This source's state as checkpoint parts, taken now: the head (mutable: counters, dictionaries,
+   * schema, codecs, open rows) and one immutable part per sealed segment. Null when the segments are
+   * not compressed blocks (a store with compression off is not checkpointed; its log is replayed).
+   */
+  checkpointParts(): ImagePart[] | null {
+    if (this.segments.some((seg) => !segmentHasBlocks(seg))) return null;
+    const codecs = new Set<BlockCodec>();
+    if (this.codec) codecs.add(this.codec);
+    for (const seg of this.segments) for (const b of (seg.rows as BlockRows).blocks) codecs.add(b.codec);
+    const head = encodeHead({
+      hotKeys: this.hotKeys, wm: this.wm, seq: this.seq, evictedRows: this.evictedRows, droppedRows: this.droppedRows,
+      hotEpoch: this.hotEpoch, projectNames: this.projectNames, hotValues: this.hotValues, schema: this.schemaTree.toImage(),
+      codecs: [...codecs], current: this.codec, codecHasDict: this.codecHasDict,
+    }, this.open);
+    const parts: ImagePart[] = [{ key: 'head', immutable: false, events: this.open.n, chunks: () => head }];
+    for (const seg of this.segments) {
+      let base = this.segKeys.get(seg);
+      if (base === undefined) this.segKeys.set(seg, (base = `${this.segKeyTag}.${++this.segKeyCount}`));
+      parts.push({ key: `${base}.e${this.hotEpoch}`, immutable: true, events: seg.n - seg.hidden, chunks: () => encodeSegment(seg, codecKey) });
+    }
+    return parts;
+  }
+
+  /** Replaces this (empty) source's state with a checkpoint's parts (head first, then segments, as written). */
+  restoreImage(parts: readonly { key: string; chunks: Buffer[] }[]): void {
+    if (this.seq !== 0 || this.segments.length) throw new Error(`${this.def.name}: a checkpoint is restored into an empty source only`);
+    const [headPart, ...segParts] = parts;
+    if (!headPart || headPart.key !== 'head') throw new Error(`${this.def.name}: the checkpoint has no head part first`);
+    const head = decodeHead(headPart.chunks);
+    if (head.hotKeys.join('\u0000') !== this.hotKeys.join('\u0000')) {
+      throw new Error(`${this.def.name}: the checkpoint was made with hot columns ${head.hotKeys.join(', ') || '(none)'}, this build keeps ${this.hotKeys.join(', ') || '(none)'}`);
+    }
+    for (let h = 0; h < this.hotValues.length; h++) {
+      const values = [...head.hotValues[h]!];
+      this.hotValues[h] = values;
+      this.hotIds[h] = new Map(values.map((v, i) => [v, i]));
+    }
+    this.hotDictBytes = this.hotValues.reduce((t, vs) => t + vs.reduce<number>((u, v) => u + hotValueBytes(v), 0), 0);
+    this.projectNames.length = 0;
+    this.projectIds.clear();
+    head.projectNames.forEach((p, i) => { this.projectNames.push(p); if (p !== null) this.projectIds.set(p, i); });
+    this.schemaTree.loadImage(head.schema);
+    this.codec = head.current;
+    this.codecHasDict = head.codecHasDict;
+    this.wm = head.wm;
+    this.seq = head.seq;
+    this.evictedRows = head.evictedRows;
+    this.droppedRows = head.droppedRows;
+    this.hotEpoch = head.hotEpoch;
+    for (const p of segParts) {
+      const seg = decodeSegment(p.chunks, head.codecs);
+      seg.hidden = seg.countBelow(this.wm);
+      if (seg.hidden === seg.n) continue;
+      this.segKeys.set(seg, p.key.replace(/\.e\d+$/, ''));
+      this.segments.push(seg);
+    }
+    this.open = new OpenSegment(this.hotPaths.length);
+    head.refill(this.open);
+    this.open.hide(this.wm);
+    this.heldAtPrune = this.rowCount;
+  }
+
   // ---- eviction ----------------------------------------------------------------------------
 
   /** Retention at nowUs, then capacity. */
@@ -311,6 +384,7 @@ export class SourceStore {
       for (let i = 0; i < open.length; i++) open[i] = map(open[i]!);
       this.hotValues[h] = next;
       this.hotIds[h] = ids;
+      this.hotEpoch++;
       this.hotDictBytes = this.hotValues.reduce((t, vs) => t + vs.reduce<number>((u, v) => u + hotValueBytes(v), 0), 0);
     }
   }

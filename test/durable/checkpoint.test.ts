@@ -89,7 +89,7 @@ describe('checkpoints', () => {
     src.sealed.push({ key: 's1', data: 'sealed-one' });
     src.tail.push('t0', 't1');
     const ck = new Checkpointer(ckDir, wal);
-    const r1 = await ck.checkpoint([src]);
+    const r1 = (await ck.checkpoint([src]))!;
     expect(r1).toMatchObject({ id: 1, partsWritten: 2 });
     expect(listWalFiles(walDir).map((f) => f.seq)).toEqual([r1.walFrom]);
     for (let i = 5; i < 8; i++) wal.appendSync(RECORD_BATCH, Buffer.from(String(i)), 0);
@@ -112,7 +112,7 @@ describe('checkpoints', () => {
     expect(src.chunkCalls).toBe(2);
     src.sealed = [{ key: 's2', data: 'two' }, { key: 's3', data: 'three' }];
     src.tail = ['after'];
-    const r2 = await ck.checkpoint([src]);
+    const r2 = (await ck.checkpoint([src]))!;
     expect(src.chunkCalls).toBe(3);
     expect(r2.partsWritten).toBe(2);
     expect(readdirSync(ckDir).sort()).toEqual(['MANIFEST', 'edge--head--2.part', 'edge--s2.part', 'edge--s3.part']);

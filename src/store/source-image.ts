@@ -1,0 +1,118 @@
+// A source's mutable state as one checkpoint part (the "head"): counters, the watermark, projects, hot
+// dictionaries, the schema, the codecs its blocks use, and the open segment's rows. Sealed segments are
+// parts of their own (segment-image.ts), written once each.
+
+import { crc32 } from 'node:zlib';
+import { BlockCodec } from './block-codec.ts';
+import { INEXACT, type HotValue } from './hot-paths.ts';
+import { ChunkReader, arrayChunk, jsonChunk, readArray } from './image-io.ts';
+import type { SchemaImage } from './schema-tree.ts';
+import type { OpenSegment } from './segment.ts';
+
+/** One piece of a source's state, as the durable layer's Checkpointer takes it. */
+export interface ImagePart {
+  key: string;
+  immutable: boolean;
+  events: number;
+  chunks(): Buffer[];
+}
+
+export interface HeadState {
+  hotKeys: readonly string[];
+  wm: number;
+  seq: number;
+  evictedRows: number;
+  droppedRows: number;
+  /** Bumped whenever hot-dictionary compaction rewrites segments' id columns (their parts are new then). */
+  hotEpoch: number;
+  projectNames: readonly (string | null)[];
+  hotValues: readonly (readonly HotValue[])[];
+  schema: SchemaImage;
+  /** The codecs of every block held, and the one new seals use (null before the first seal). */
+  codecs: readonly BlockCodec[];
+  current: BlockCodec | null;
+  codecHasDict: boolean;
+}
+
+interface HeadMeta extends Omit<HeadState, 'hotValues' | 'codecs' | 'current' | 'wm'> {
+  wm: number | null;
+  hotValues: (Exclude<HotValue, typeof INEXACT> | { $inexact: true })[][];
+  codecs: { key: string; blockBytes: number; dict: boolean }[];
+  current: string | null;
+  openRows: number;
+}
+
+/** A stable name for a codec: its dictionary's checksum and size, and its block size. */
+export function codecKey(c: BlockCodec): string {
+  return c.dict === null ? `plain-${c.blockBytes}` : `z${crc32(c.dict).toString(16)}-${c.dict.length}-${c.blockBytes}`;
+}
+
+const NO_EXTRA = 0xffffffff;
+
+/** The head part's chunks: meta JSON, each dictionary, then the open rows' columns and bytes. */
+export function encodeHead(s: HeadState, open: OpenSegment): Buffer[] {
+  const meta: HeadMeta = {
+    ...s,
+    wm: Number.isFinite(s.wm) ? s.wm : null,
+    hotValues: s.hotValues.map((vs) => vs.map((v) => (v === INEXACT ? { $inexact: true as const } : v))),
+    codecs: s.codecs.map((c) => ({ key: codecKey(c), blockBytes: c.blockBytes, dict: c.dict !== null })),
+    current: s.current === null ? null : codecKey(s.current),
+    openRows: open.n,
+  };
+  const out = [jsonChunk(meta)];
+  for (const c of s.codecs) if (c.dict !== null) out.push(c.dict);
+  const n = open.n, hotCount = open.hot.length;
+  const jsonLen = new Uint32Array(n), extraLen = new Uint32Array(n);
+  const parts: Buffer[] = [];
+  for (let r = 0; r < n; r++) {
+    const j = Buffer.from(open.json(r), 'utf8');
+    const x = open.extra(r);
+    jsonLen[r] = j.length;
+    parts.push(j);
+    if (x === null) extraLen[r] = NO_EXTRA;
+    else { const xb = Buffer.from(x, 'utf8'); extraLen[r] = xb.length; parts.push(xb); }
+  }
+  out.push(arrayChunk(Float64Array.from(open.ts)), arrayChunk(Float64Array.from(open.seq)), arrayChunk(Uint32Array.from(open.pid)),
+    arrayChunk(Uint32Array.from(open.shape)), arrayChunk(jsonLen), arrayChunk(extraLen), Buffer.concat(parts));
+  for (let h = 0; h < hotCount; h++) out.push(arrayChunk(Uint32Array.from(open.hot[h]!)));
+  return out;
+}
+
+export interface DecodedHead extends Omit<HeadState, 'codecs' | 'current'> {
+  codecs: Map<string, BlockCodec>;
+  current: BlockCodec | null;
+  /** Appends the open rows to `open` (rows as they were, sequence numbers included). */
+  refill(open: OpenSegment): void;
+}
+
+export function decodeHead(chunks: readonly Buffer[]): DecodedHead {
+  const rd = new ChunkReader(chunks, 'a source head part');
+  const meta = rd.json<HeadMeta>();
+  const codecs = new Map<string, BlockCodec>();
+  for (const c of meta.codecs) codecs.set(c.key, new BlockCodec(c.dict ? Buffer.from(rd.next()) : null, c.blockBytes));
+  const ts = readArray(rd.next()), seq = readArray(rd.next()), pid = readArray(rd.next()), shape = readArray(rd.next());
+  const jsonLen = readArray(rd.next()), extraLen = readArray(rd.next());
+  const bytes = rd.next();
+  const hot = meta.hotKeys.map(() => readArray(rd.next()));
+  rd.done();
+  const n = meta.openRows;
+  for (const c of [ts, seq, pid, shape, jsonLen, extraLen, ...hot]) if (c.length !== n) throw new Error('checkpoint image: an open-rows column does not match the row count');
+  return {
+    hotKeys: meta.hotKeys, wm: meta.wm ?? -Infinity, seq: meta.seq, evictedRows: meta.evictedRows, droppedRows: meta.droppedRows,
+    hotEpoch: meta.hotEpoch, projectNames: meta.projectNames, schema: meta.schema, codecHasDict: meta.codecHasDict,
+    hotValues: meta.hotValues.map((vs) => vs.map((v) => (v !== null && typeof v === 'object' ? INEXACT : v))),
+    codecs,
+    current: meta.current === null ? null : codecs.get(meta.current) ?? null,
+    refill(open: OpenSegment): void {
+      let at = 0;
+      const row: number[] = new Array<number>(hot.length);
+      for (let r = 0; r < n; r++) {
+        const json = bytes.toString('utf8', at, at += jsonLen[r]!);
+        const xl = extraLen[r]!;
+        const extra = xl === NO_EXTRA ? null : bytes.toString('utf8', at, at += xl);
+        for (let h = 0; h < hot.length; h++) row[h] = hot[h]![r]!;
+        open.append(ts[r]!, seq[r]!, pid[r]!, json, extra, row, shape[r]!);
+      }
+    },
+  };
+}
