@@ -158,6 +158,20 @@ export class EngineService implements QueryService {
     return wal.durable().then(() => out);
   }
 
+  ingestBody(source: string, body: Buffer, ndjson: boolean, parse: () => unknown[]): IngestResponse | Promise<IngestResponse> {
+    if (this.wal) return this.ingest(source, parse());
+    return this.ingestBodyVolatile(source, body, ndjson, parse);
+  }
+
+  /** ingestVolatile of a raw body: the addon's byte path, or `parse` and the reference path when it declines the body. */
+  ingestBodyVolatile(source: string, body: Buffer, ndjson: boolean, parse: () => unknown[]): IngestResponse {
+    const s = this.opts.store.source(source);
+    const r = s ? s.ingestBytes(body, ndjson, this.now(), { checkCount: (n) => this.checkCount(n) }) : 'no such source';
+    if (typeof r === 'string') return this.ingestVolatile(source, parse());
+    this.cache.onIngest(s!.def.name);
+    return { stored: r.stored, dropped: r.dropped };
+  }
+
   /** Stores a batch without logging it (demo data regenerated at every start, the CLI's files, replay). */
   ingestVolatile(source: string, events: unknown[]): IngestResponse {
     const s = this.checkBatch(source, events);
@@ -170,10 +184,14 @@ export class EngineService implements QueryService {
     const s = this.opts.store.source(source);
     if (!s) throw new RingqlError('source_not_found', `No source named or with id "${source.slice(0, 200)}"; sources: ${this.opts.store.sources().map((x) => x.def.name).join(', ')}`);
     if (!Array.isArray(events) || events.length === 0) throw new RingqlError('invalid_events', 'The batch is empty: send at least one event', { errors: [] });
-    if (events.length > this.limits.maxEventsPerBatch) {
-      throw new RingqlError('payload_too_large', `The batch holds ${events.length} events; the limit is ${this.limits.maxEventsPerBatch} per request (RINGQL_MAX_EVENTS_PER_BATCH): split it`, { limit: this.limits.maxEventsPerBatch });
-    }
+    this.checkCount(events.length);
     return s;
+  }
+
+  private checkCount(n: number): void {
+    if (n > this.limits.maxEventsPerBatch) {
+      throw new RingqlError('payload_too_large', `The batch holds ${n} events; the limit is ${this.limits.maxEventsPerBatch} per request (RINGQL_MAX_EVENTS_PER_BATCH): split it`, { limit: this.limits.maxEventsPerBatch });
+    }
   }
 
   /** Makes ingest durable from here on (main.ts, after recovery): every batch is logged before it is stored. */

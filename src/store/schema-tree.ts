@@ -80,6 +80,8 @@ export class SchemaTree {
   private fieldsMark = 0;
   private snapshot: SchemaField[] | null = null;
   private bytes = 0;
+  /** Changes whenever a path, top-level column or shape may have come or gone (ShapeCache validity). */
+  version = 0;
 
   /** `maxFields`: distinct prunable paths (nested ones and null-only top-level keys) the tree may hold. */
   constructor(topLevelProject: boolean, readonly maxFields = Infinity) {
@@ -178,6 +180,7 @@ export class SchemaTree {
     const path = parent.field === null ? [key] : [...parent.field.path, key];
     const node: SchemaNode = { field: { path, type: t[0], mode: t[1] }, children: null, id: this.nextId++, stamp: this.event };
     map.set(key, node);
+    this.version++;
     this.fields.push(node.field!);
     const bytes = entryBytes(path);
     this.bytes += bytes;
@@ -195,6 +198,7 @@ export class SchemaTree {
       if (id === undefined && !this.topLevel.has(key)) {
         this.checkRoom();
         const nid = this.nextId++;
+        this.version++;
         const bytes = entryBytes([key]);
         this.nullTops.set(key, nid);
         this.entries.set(nid, { map: null, key, node: null, bytes });
@@ -205,6 +209,7 @@ export class SchemaTree {
     }
     if (this.topLevel.has(key)) return;
     this.topLevel.add(key);
+    this.version++;
     this.undo?.push({ top: key });
   }
 
@@ -223,6 +228,7 @@ export class SchemaTree {
     const undo = this.undo;
     this.undo = null;
     this.eventIds = [];
+    this.version++;
     if (!undo) return;
     for (let i = undo.length - 1; i >= 0; i--) {
       const u = undo[i]!;
@@ -257,6 +263,7 @@ export class SchemaTree {
     if (sh === undefined) return;
     this.shapes.delete(id);
     this.shapeIds.delete(sh.key);
+    this.version++;
     this.bytes -= sh.bytes;
   }
 
@@ -284,6 +291,7 @@ export class SchemaTree {
     };
     for (const [id, e] of this.entries) if (!live(id)) drop(id, e);
     if (n === 0) return 0;
+    this.version++;
     this.fields = this.fields.filter((f) => !gone.has(f));
     const rootKids = this.root.children!;
     for (const k of this.topLevel) if (!rootKids.has(k) && !this.nullTops.has(k)) this.topLevel.delete(k);

@@ -72,6 +72,13 @@ export class OpenSegment implements RowData {
     this.push(ts, seq, pid, at, at + jl, hot, shape);
   }
 
+  /** Appends a row whose JSON is src[start, split) and extra columns src[split, end) (the ingest addon's output). */
+  appendBytes(ts: number, seq: number, pid: number, src: Buffer, start: number, split: number, end: number, hot: readonly number[], shape: number): void {
+    const at = this.reserve(end - start);
+    src.copy(this.slab, at, start, end);
+    this.push(ts, seq, pid, at, at + split - start, hot, shape);
+  }
+
   /** Appends row r of another segment, copying its bytes. */
   appendFrom(src: RowData, r: number, hot: readonly number[]): void {
     const jl = src.jsonBytesOf(r), xl = src.extraBytesOf(r);

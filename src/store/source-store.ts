@@ -12,6 +12,22 @@ import { copyObject } from './record-json.ts';
 import { INEXACT, INEXACT_ID, hotKeyOf, type HotValue } from './hot-paths.ts';
 import { MAX_SLAB_BYTES, OpenSegment, Segment, mergeSegments, purgeOpen, sealOpen } from './segment.ts';
 import { scanSnapshot } from './scan.ts';
+import { randomBytes } from 'node:crypto';
+import { batchShapes, batchStrings, hotValueOf, transformBody } from './byte-batch.ts';
+import { metaStride, type NativeBatch } from './native-ingest.ts';
+import { ShapeCache } from './schema-replay.ts';
+
+/** How ingestBytes stores a body. */
+export interface ByteIngestOptions {
+  /** Timestamp of events without one (default nowUs; a replayed log record gives the original time). */
+  fillUs?: number;
+  /** 16 random bytes the ids of events without one derive from (default: fresh). */
+  idSeed?: Buffer;
+  /** Sees the event count once the body is known valid; may throw to refuse the batch. */
+  checkCount?: (n: number) => void;
+  /** As ingest()'s beforeCommit. */
+  beforeCommit?: (maxTs: number) => void;
+}
 
 const MAX_ERRORS = 100;
 /** A compacted segment holds at most this many times segmentRows rows (and 1/16 of the capacity). */
@@ -137,6 +153,74 @@ export class SourceStore {
       this.appendedSincePrune++;
       stored++;
       // By rows, or by bytes (a few thousand big events must not grow one slab without bound).
+      if (this.open.n >= this.config.segmentRows || this.open.bytes >= this.maxSegmentBytes) this.seal();
+    }
+    this.droppedRows += dropped;
+    this.enforceCapacity();
+    this.compactHotDicts();
+    this.pruneSchema();
+    return { stored, dropped };
+  }
+
+  /**
+   * ingest() of a raw body (after gzip; `ndjson`: one event per line) through the native addon, with no
+   * JS object per event. Returns a reason instead when the addon leaves the body to the reference path
+   * (invalid or unusual input): the caller then parses it and calls ingest(), which gives the exact errors.
+   */
+  ingestBytes(body: Buffer, ndjson: boolean, nowUs: number, opts: ByteIngestOptions = {}): IngestResult | string {
+    const seed = opts.idSeed ?? randomBytes(16);
+    const b = transformBody(body, ndjson, this.def, this.hotPaths, this.config, opts.fillUs ?? nowUs, seed);
+    // A declined body changes nothing here (the reference path raises the watermark itself).
+    if (typeof b === 'string') return b;
+    this.raiseWatermark(nowUs - this.config.retentionUs);
+    opts.checkCount?.(b.n);
+    const stride = metaStride(this.hotPaths.length);
+    this.schemaTree.begin();
+    const shapes = batchShapes(b, this.hotPaths.length, this.schemaTree, this.shapeCache);
+    if (shapes === null) return 'an event that passes the field bound';
+    const meta = b.meta;
+    if (opts.beforeCommit) {
+      let maxTs = -Infinity;
+      for (let i = 0; i < b.n; i++) if (meta[i * stride]! > maxTs) maxTs = meta[i * stride]!;
+      try {
+        opts.beforeCommit(maxTs);
+      } catch (err) {
+        this.schemaTree.rollback();
+        throw err;
+      }
+    }
+    this.schemaTree.commit();
+    return this.appendBatch(b, shapes);
+  }
+
+  private readonly shapeCache = new ShapeCache();
+
+  /** Stores the rows of a transformed body (the commit half of ingestBytes; mirrors ingest()'s loop). */
+  private appendBatch(b: NativeBatch, shapes: Uint32Array): IngestResult {
+    const stride = metaStride(this.hotPaths.length), meta = b.meta;
+    const strs = batchStrings(b);
+    // Dictionary and project ids of this batch's strings, found once each.
+    const strIds = this.hotPaths.map(() => new Int32Array(strs.length).fill(-1));
+    const pids = new Int32Array(strs.length).fill(-1);
+    let stored = 0, dropped = 0;
+    const hot = new Array<number>(this.hotPaths.length);
+    for (let i = 0; i < b.n; i++) {
+      const m = i * stride, ts = meta[m]!;
+      if (ts < this.wm) { dropped++; if (shapes[i] !== 0) this.shapesDropped = true; continue; }
+      for (let h = 0; h < hot.length; h++) {
+        const kind = meta[m + 6 + 2 * h]!, v = meta[m + 7 + 2 * h]!;
+        if (kind === 2) {
+          let id = strIds[h]![v]!;
+          if (id < 0) id = strIds[h]![v] = this.hotId(h, strs[v]!);
+          hot[h] = id;
+        } else hot[h] = this.hotId(h, hotValueOf(kind, v, strs));
+      }
+      const p = meta[m + 4]!;
+      let pid = 0;
+      if (p >= 0) { pid = pids[p]!; if (pid < 0) pid = pids[p] = this.projectId(strs[p]!); }
+      this.open.appendBytes(ts, ++this.seq, pid, b.rows, meta[m + 1]!, meta[m + 2]!, meta[m + 3]!, hot, shapes[i]!);
+      this.appendedSincePrune++;
+      stored++;
       if (this.open.n >= this.config.segmentRows || this.open.bytes >= this.maxSegmentBytes) this.seal();
     }
     this.droppedRows += dropped;
