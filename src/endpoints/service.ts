@@ -2,7 +2,7 @@
 // created ones from the state directory), requests run through the result cache, ingest into
 // the store, management with validation and atomic persistence.
 
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { RingqlError } from '../core/errors.ts';
 import { nowMicros } from '../core/time.ts';
 import type { Store } from '../store/store.ts';
@@ -18,8 +18,8 @@ import { ResultCache, type CacheConfig } from '../cache/result-cache.ts';
 import { QueryGate } from '../cache/query-gate.ts';
 import type { Wal } from '../durable/wal.ts';
 import type { RecoveryReport } from '../durable/wal-recovery.ts';
-import { RECORD_BATCH } from '../durable/record-frame.ts';
-import { encodeBatch, stampBatch } from '../durable/batch-record.ts';
+import { RECORD_BATCH, RECORD_RAW_BATCH } from '../durable/record-frame.ts';
+import { encodeBatch, encodeRawBatch, stampBatch } from '../durable/batch-record.ts';
 import { DEFAULT_METER_LIMITS } from '../core/work-meter.ts';
 import { limitsFromEnv, type Limits } from '../core/limits.ts';
 import type {
@@ -159,8 +159,22 @@ export class EngineService implements QueryService {
   }
 
   ingestBody(source: string, body: Buffer, ndjson: boolean, parse: () => unknown[]): IngestResponse | Promise<IngestResponse> {
-    if (this.wal) return this.ingest(source, parse());
-    return this.ingestBodyVolatile(source, body, ndjson, parse);
+    const wal = this.wal;
+    if (!wal) return this.ingestBodyVolatile(source, body, ndjson, parse);
+    const s = this.opts.store.source(source);
+    if (!s) return this.ingest(source, parse());
+    const nowUs = this.now();
+    const idSeed = randomBytes(16);
+    // The log takes the body's own bytes (with the fill-in time and id seed), not a re-serialised batch.
+    const raw = { source: s.def.name, ndjson, fillUs: nowUs, idSeed, body };
+    const r = s.ingestBytes(body, ndjson, nowUs, {
+      fillUs: nowUs, idSeed, checkCount: (n) => this.checkCount(n),
+      beforeCommit: (maxTs) => wal.appendSync(RECORD_RAW_BATCH, encodeRawBatch(raw), maxTs),
+    });
+    if (typeof r === 'string') return this.ingest(source, parse());
+    this.cache.onIngest(s.def.name);
+    const out = { stored: r.stored, dropped: r.dropped };
+    return wal.durable().then(() => out);
   }
 
   /** ingestVolatile of a raw body: the addon's byte path, or `parse` and the reference path when it declines the body. */
