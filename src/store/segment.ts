@@ -72,11 +72,19 @@ export class OpenSegment implements RowData {
     this.push(ts, seq, pid, at, at + jl, hot, shape);
   }
 
-  /** Appends a row whose JSON is src[start, split) and extra columns src[split, end) (the ingest addon's output). */
-  appendBytes(ts: number, seq: number, pid: number, src: Buffer, start: number, split: number, end: number, hot: readonly number[], shape: number): void {
+  /**
+   * Copies src[start, end) (whole rows of the ingest addon's output) in one piece; returns where it
+   * went, for pushRow of each of those rows.
+   */
+  copyRows(src: Buffer, start: number, end: number): number {
     const at = this.reserve(end - start);
     src.copy(this.slab, at, start, end);
-    this.push(ts, seq, pid, at, at + split - start, hot, shape);
+    return at;
+  }
+
+  /** Adds a row whose JSON is slab[at, split) and extra columns slab[split, next row) (after copyRows). */
+  pushRow(ts: number, seq: number, pid: number, at: number, split: number, hot: readonly number[], shape: number): void {
+    this.push(ts, seq, pid, at, split, hot, shape);
   }
 
   /** Appends row r of another segment, copying its bytes. */

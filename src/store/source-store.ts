@@ -197,31 +197,45 @@ export class SourceStore {
 
   /** Stores the rows of a transformed body (the commit half of ingestBytes; mirrors ingest()'s loop). */
   private appendBatch(b: NativeBatch, shapes: Uint32Array): IngestResult {
-    const stride = metaStride(this.hotPaths.length), meta = b.meta;
+    const stride = metaStride(this.hotPaths.length), meta = b.meta, n = b.n;
     const strs = batchStrings(b);
     // Dictionary and project ids of this batch's strings, found once each.
     const strIds = this.hotPaths.map(() => new Int32Array(strs.length).fill(-1));
     const pids = new Int32Array(strs.length).fill(-1);
     let stored = 0, dropped = 0;
     const hot = new Array<number>(this.hotPaths.length);
-    for (let i = 0; i < b.n; i++) {
-      const m = i * stride, ts = meta[m]!;
-      if (ts < this.wm) { dropped++; if (shapes[i] !== 0) this.shapesDropped = true; continue; }
-      for (let h = 0; h < hot.length; h++) {
-        const kind = meta[m + 6 + 2 * h]!, v = meta[m + 7 + 2 * h]!;
-        if (kind === 2) {
-          let id = strIds[h]![v]!;
-          if (id < 0) id = strIds[h]![v] = this.hotId(h, strs[v]!);
-          hot[h] = id;
-        } else hot[h] = this.hotId(h, hotValueOf(kind, v, strs));
+    let i = 0;
+    while (i < n) {
+      if (meta[i * stride]! < this.wm) { dropped++; if (shapes[i] !== 0) this.shapesDropped = true; i++; continue; }
+      // A run of stored rows up to the one that fills the open segment: its bytes are copied in one piece.
+      const open = this.open;
+      let j = i, rows = open.n, bytes = open.bytes, full = false;
+      while (j < n && meta[j * stride]! >= this.wm) {
+        rows++;
+        bytes += meta[j * stride + 3]! - meta[j * stride + 1]!;
+        j++;
+        if (rows >= this.config.segmentRows || bytes >= this.maxSegmentBytes) { full = true; break; }
       }
-      const p = meta[m + 4]!;
-      let pid = 0;
-      if (p >= 0) { pid = pids[p]!; if (pid < 0) pid = pids[p] = this.projectId(strs[p]!); }
-      this.open.appendBytes(ts, ++this.seq, pid, b.rows, meta[m + 1]!, meta[m + 2]!, meta[m + 3]!, hot, shapes[i]!);
-      this.appendedSincePrune++;
-      stored++;
-      if (this.open.n >= this.config.segmentRows || this.open.bytes >= this.maxSegmentBytes) this.seal();
+      const base = open.copyRows(b.rows, meta[i * stride + 1]!, meta[(j - 1) * stride + 3]!) - meta[i * stride + 1]!;
+      const count = j - i;
+      for (; i < j; i++) {
+        const m = i * stride;
+        for (let h = 0; h < hot.length; h++) {
+          const kind = meta[m + 6 + 2 * h]!, v = meta[m + 7 + 2 * h]!;
+          if (kind === 2) {
+            let id = strIds[h]![v]!;
+            if (id < 0) id = strIds[h]![v] = this.hotId(h, strs[v]!);
+            hot[h] = id;
+          } else hot[h] = this.hotId(h, hotValueOf(kind, v, strs));
+        }
+        const p = meta[m + 4]!;
+        let pid = 0;
+        if (p >= 0) { pid = pids[p]!; if (pid < 0) pid = pids[p] = this.projectId(strs[p]!); }
+        open.pushRow(meta[m]!, ++this.seq, pid, base + meta[m + 1]!, base + meta[m + 2]!, hot, shapes[i]!);
+      }
+      this.appendedSincePrune += count;
+      stored += count;
+      if (full) this.seal();
     }
     this.droppedRows += dropped;
     this.enforceCapacity();

@@ -62,5 +62,21 @@ export function snapshot(s: SourceStore): unknown {
       shape: open.shape[r],
     });
   }
-  return { rows, schema: s.schema(), top: [...s.topLevelColumns()], stats: s.stats() };
+  return { rows, scanned: scanRows(s), schema: s.schema(), top: [...s.topLevelColumns()], stats: s.stats() };
+}
+
+/** Every visible row as a scan reads it (sealed segments too), in (ts, seq) order. */
+function scanRows(s: SourceStore): unknown[] {
+  const out = [];
+  for (const b of s.scan({ order: 'asc', hot: [...s.hotKeys] })) {
+    for (let k = 0; k < b.n; k++) {
+      const rows = b.rows[k]!, i = b.idx[k]!;
+      out.push({
+        ts: b.ts[k], seq: b.seq[k], project: b.project[k],
+        json: rows.json(i).replace(GENERATED_ID, '{"id":"<generated>"'), extra: rows.extra(i),
+        hot: s.hotKeys.map((key) => s.hotDict(key)[b.hot.get(key)![k]!]),
+      });
+    }
+  }
+  return out.sort((a, b) => a.ts! - b.ts! || a.seq! - b.seq!);
 }

@@ -79,6 +79,15 @@ describe('byte-level ingest matches the reference path', () => {
     same(t, '[{"metadata":{"0123456789abcdefg":1}}]');
   });
 
+  it('small segments: sealing and compaction in the middle of a batch, capacity eviction', () => {
+    const t = twinStores('edge.logs.prod', { segmentRows: 7, maxRows: 40 });
+    for (let k = 0; k < 6; k++) {
+      const events = Array.from({ length: 13 }, (_, i) => `{"timestamp":"2025-01-15T11:${String(k * 9 + (i % 9)).padStart(2, '0')}:00Z","project":"p${i % 3}","metadata":{"request":{"url":"u${i}","method":"GET"}}}`);
+      same(t, `[${events.join(',')}]`);
+    }
+    expect(t.took).toBe(6);
+  });
+
   it('the field bound is judged by the reference path', () => {
     const t = twinStores('edge.logs.prod', { maxFieldsPerSource: 3 });
     same(t, '[{"metadata":{"a":1,"b":2}}]');
