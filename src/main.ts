@@ -12,6 +12,7 @@ import { Store, defaultStoreConfig, fullStoreBytes } from './store/store.ts';
 import { nowMicros, parseTimestamp } from './core/time.ts';
 import { tokensFromEnv, type TokenSet } from './http/auth.ts';
 import { startServer } from './http/server.ts';
+import { parseEventsBody } from './http/events-body.ts';
 import { httpLimitsFromEnv, type HttpLimits } from './http/http-limits.ts';
 import { limitsFromEnv, type Limits } from './core/limits.ts';
 
@@ -59,31 +60,33 @@ function readConfig(env: Env): Config {
   };
 }
 
-/** A week of synthetic events for a few projects, ingested per source in batches. */
+/** A week of synthetic events for a few projects, ingested per source in NDJSON batches through the byte path. */
 async function loadDemo(service: EngineService): Promise<void> {
   const { generateEvents } = await import('./gen/generate.ts');
-  const batches = new Map<string, unknown[]>();
+  const { serializeEvent } = await import('./gen/serialize.ts');
+  const batches = new Map<string, string[]>();
   let done = 0;
-  const flush = (source: string, batch: unknown[]): void => {
+  const flush = (source: string, lines: string[]): void => {
+    const body = Buffer.from(lines.join('\n'));
     // Demo data is made anew at every start: it is not written to the log.
-    service.ingestVolatile(source, batch);
-    done += batch.length;
-    batch.length = 0;
+    service.ingestBodyVolatile(source, body, true, () => parseEventsBody(body, 'application/x-ndjson'));
+    done += lines.length;
+    lines.length = 0;
   };
   const started = Date.now();
   for (const { source, event } of generateEvents({ events: DEMO.events, projects: DEMO.projects, days: DEMO.days, seed: DEMO.seed, endUs: nowMicros() })) {
-    let batch = batches.get(source);
-    if (!batch) batches.set(source, (batch = []));
-    batch.push(event);
-    if (batch.length >= DEMO.batch) {
-      flush(source, batch);
+    let lines = batches.get(source);
+    if (!lines) batches.set(source, (lines = []));
+    lines.push(serializeEvent(source, event));
+    if (lines.length >= DEMO.batch) {
+      flush(source, lines);
       if (done % 50_000 < DEMO.batch) {
         process.stderr.write(`demo: loaded ${done} of ${DEMO.events} events\n`);
         await new Promise((r) => setImmediate(r));
       }
     }
   }
-  for (const [source, batch] of batches) if (batch.length) flush(source, batch);
+  for (const [source, lines] of batches) if (lines.length) flush(source, lines);
   process.stderr.write(`demo: loaded ${done} events in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 }
 

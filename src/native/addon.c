@@ -45,13 +45,25 @@ static napi_value u32_array(napi_env env, const uint32_t *src, size_t n) {
   return ta;
 }
 
+static void free_rows(napi_env env, void *data, void *hint) {
+  (void)env;
+  (void)hint;
+  free(data);
+}
+
 static napi_value result_object(napi_env env, ctx_t *c) {
   napi_value obj, v, ab;
   void *data;
   if (napi_create_object(env, &obj) != napi_ok) return NULL;
   napi_create_uint32(env, (uint32_t)c->events, &v);
   napi_set_named_property(env, obj, "n", v);
-  napi_create_buffer_copy(env, c->rows.n, c->rows.p ? (void *)c->rows.p : (void *)"", NULL, &v);
+  /* The rows (the bulk of the output) are handed over without a copy; V8 frees them with the Buffer. */
+  if (c->rows.n > 0 && napi_create_external_buffer(env, c->rows.n, c->rows.p, free_rows, NULL, &v) == napi_ok) {
+    c->rows.p = NULL;
+    c->rows.n = c->rows.cap = 0;
+  } else {
+    napi_create_buffer_copy(env, c->rows.n, c->rows.p ? (void *)c->rows.p : (void *)"", NULL, &v);
+  }
   napi_set_named_property(env, obj, "rows", v);
   napi_create_arraybuffer(env, c->nmeta * sizeof(double), &data, &ab);
   if (c->nmeta) memcpy(data, c->meta, c->nmeta * sizeof(double));

@@ -7,7 +7,7 @@
 
 #define MAX_KEYS 256
 
-void b_reserve(bytes_t *b, size_t extra) {
+void b_grow(bytes_t *b, size_t extra) {
   if (b->oom || b->n + extra <= b->cap) return;
   size_t cap = b->cap ? b->cap : 256;
   while (cap < b->n + extra) cap *= 2;
@@ -15,13 +15,6 @@ void b_reserve(bytes_t *b, size_t extra) {
   if (!p) { b->oom = 1; return; }
   b->p = p;
   b->cap = cap;
-}
-
-void b_put(bytes_t *b, const void *src, size_t n) {
-  b_reserve(b, n);
-  if (b->oom) return;
-  memcpy(b->p + b->n, src, n);
-  b->n += n;
 }
 
 void b_u32(bytes_t *b, uint32_t v) {
@@ -121,8 +114,33 @@ static size_t utf8_seq(const uint8_t *in, size_t p, size_t end) {
   return n;
 }
 
-/* Decodes the string at s->p (after its opening quote) into the arena. */
-static const char *parse_string(parser_t *s, uint32_t *off, uint32_t *len) {
+/* The string at s->p (after its opening quote): its own input bytes when it has no escapes (*in_input
+ * = 1, off into the input), else decoded into the arena. */
+static const char *parse_string(parser_t *s, uint32_t *off, uint32_t *len, uint8_t *in_input) {
+  size_t q = s->p;
+  for (;;) {
+    while (q + 8 <= s->end && !json_special8(s->in + q, 1)) q += 8;
+    while (q < s->end) {
+      uint8_t c = s->in[q];
+      if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) break;
+      q++;
+    }
+    if (q < s->end && s->in[q] >= 0x80) {
+      size_t n = utf8_seq(s->in, q, s->end);
+      if (n == 0) return "invalid UTF-8";
+      q += n;
+      continue;
+    }
+    break;
+  }
+  if (q < s->end && s->in[q] == '"') {
+    *in_input = 1;
+    *off = (uint32_t)s->p;
+    *len = (uint32_t)(q - s->p);
+    s->p = q + 1;
+    return NULL;
+  }
+  *in_input = 0;
   bytes_t *a = &s->t->arena;
   *off = (uint32_t)a->n;
   for (;;) {
@@ -228,15 +246,16 @@ static const char *parse_object(parser_t *s, long self, int depth) {
     if (s->p >= s->end || s->in[s->p] != '"') return "invalid JSON (expected a key)";
     s->p++;
     uint32_t koff, klen;
-    const char *err = parse_string(s, &koff, &klen);
+    uint8_t kin;
+    const char *err = parse_string(s, &koff, &klen, &kin);
     if (err) return err;
-    const uint8_t *k = s->t->arena.p + koff;
+    const uint8_t *k = kin ? s->in + koff : s->t->arena.p + koff;
     if (is_index_key(k, klen)) return "an array-index key";
     if (count == MAX_KEYS) return "an object with too many keys";
     /* Earlier members are the nodes self+1, then each one's `next`. */
     for (uint32_t i = 0, c = (uint32_t)self + 1; i < count; i++, c = s->t->nodes[c].next) {
       const node_t *m = &s->t->nodes[c];
-      if (m->klen == klen && memcmp(s->t->arena.p + m->koff, k, klen) == 0) return "a duplicate key";
+      if (m->klen == klen && memcmp(key_of(s->t, s->in, m), k, klen) == 0) return "a duplicate key";
     }
     count++;
     skip_ws(s);
@@ -247,6 +266,7 @@ static const char *parse_object(parser_t *s, long self, int depth) {
     if (err) return err;
     s->t->nodes[child].koff = koff;
     s->t->nodes[child].klen = klen;
+    s->t->nodes[child].kin = kin;
     skip_ws(s);
     if (s->p < s->end && s->in[s->p] == ',') { s->p++; continue; }
     if (s->p < s->end && s->in[s->p] == '}') { s->p++; break; }
@@ -296,8 +316,9 @@ static const char *parse_value(parser_t *s, int depth) {
       if (self < 0) return "out of memory";
       s->p++;
       uint32_t off, len;
-      err = parse_string(s, &off, &len);
-      if (!err) { s->t->nodes[self].voff = off; s->t->nodes[self].vlen = len; }
+      uint8_t vin;
+      err = parse_string(s, &off, &len, &vin);
+      if (!err) { s->t->nodes[self].voff = off; s->t->nodes[self].vlen = len; s->t->nodes[self].vin = vin; }
       break;
     }
     case 't': self = new_node(s, T_TRUE); if (self < 0) return "out of memory"; if (!lit(s, "true", 4)) return "invalid JSON (literal)"; break;

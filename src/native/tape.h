@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef struct {
   uint8_t *p;
@@ -12,8 +13,16 @@ typedef struct {
   int oom;
 } bytes_t;
 
-void b_reserve(bytes_t *b, size_t extra);
-void b_put(bytes_t *b, const void *src, size_t n);
+void b_grow(bytes_t *b, size_t extra);
+static inline void b_reserve(bytes_t *b, size_t extra) {
+  if (b->n + extra > b->cap) b_grow(b, extra);
+}
+static inline void b_put(bytes_t *b, const void *src, size_t n) {
+  b_reserve(b, n);
+  if (b->oom) return;
+  memcpy(b->p + b->n, src, n);
+  b->n += n;
+}
 static inline void b_byte(bytes_t *b, uint8_t c) {
   if (b->n + 1 > b->cap) b_reserve(b, 1);
   if (!b->oom) b->p[b->n++] = c;
@@ -27,6 +36,8 @@ typedef struct {
   uint8_t t;
   /* Numbers: 1 when the token is an integer of at most 15 digits (exact as a double, text kept). */
   uint8_t small_int;
+  /* 1 when the key / string value is its own bytes in the input (no escapes), else in the arena. */
+  uint8_t kin, vin;
   /* Index of the node after this one's subtree. */
   uint32_t next;
   /* Members (objects) or elements (arrays). */
@@ -43,6 +54,26 @@ typedef struct {
   bytes_t arena;
   int oom;
 } tape_t;
+
+static inline const uint8_t *key_of(const tape_t *t, const uint8_t *in, const node_t *n) {
+  return n->kin ? in + n->koff : t->arena.p + n->koff;
+}
+static inline const uint8_t *str_of(const tape_t *t, const uint8_t *in, const node_t *n) {
+  return n->vin ? in + n->voff : t->arena.p + n->voff;
+}
+
+#define ONES 0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+
+/* Nonzero when one of 8 bytes may be '"', '\\' or a control character (a hit may make the bytes above
+ * it look like hits too; callers then go byte by byte), or (with `high`) is >= 0x80. */
+static inline uint64_t json_special8(const uint8_t *p, int high) {
+  uint64_t x;
+  memcpy(&x, p, 8);
+  uint64_t q = x ^ (ONES * '"'), b = x ^ (ONES * '\\');
+  uint64_t hit = ((x - ONES * 0x20) | (q - ONES) | (b - ONES)) & ~x & HIGHS;
+  return high ? hit | (x & HIGHS) : hit;
+}
 
 /* Why a body is left to the reference (JS) path; NULL reason = parsed. */
 typedef struct {

@@ -12,9 +12,17 @@
 /* ---- interning ------------------------------------------------------------------------- */
 
 static uint32_t hash_bytes(const uint8_t *p, size_t n) {
-  uint32_t h = 2166136261u;
-  for (size_t i = 0; i < n; i++) { h ^= p[i]; h *= 16777619u; }
-  return h;
+  uint64_t h = 0x9E3779B97F4A7C15ull ^ n;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    memcpy(&w, p + i, 8);
+    h = (h ^ w) * 0xff51afd7ed558ccdull;
+    h ^= h >> 32;
+  }
+  for (; i < n; i++) h = (h ^ p[i]) * 0x100000001b3ull;
+  h ^= h >> 29;
+  return (uint32_t)h;
 }
 
 static void intern_grow(intern_t *t) {
@@ -82,6 +90,8 @@ static void put_escaped(bytes_t *b, const uint8_t *s, size_t n) {
   b_byte(b, '"');
   size_t run = 0;
   for (size_t i = 0; i < n; i++) {
+    while (i + 8 <= n && !json_special8(s + i, 0)) i += 8;
+    if (i >= n) break;
     uint8_t c = s[i];
     if (c >= 0x20 && c != '"' && c != '\\') continue;
     b_put(b, s + run, i - run);
@@ -104,7 +114,6 @@ static void put_escaped(bytes_t *b, const uint8_t *s, size_t n) {
   b_byte(b, '"');
 }
 
-static const uint8_t *arena(ctx_t *c, uint32_t off) { return c->tape.arena.p + off; }
 
 static const node_t *N(ctx_t *c, uint32_t i) { return &c->tape.nodes[i]; }
 
@@ -156,12 +165,12 @@ static int member_code(ctx_t *c, const uint8_t *in, uint32_t i) {
 
 static const char *write_key(walk_t *w, const node_t *m, int tc) {
   if ((int64_t)m->klen > w->c->max_string_bytes) FAIL("a key longer than the limit");
-  put_escaped(w->out, arena(w->c, m->koff), m->klen);
+  put_escaped(w->out, key_of(&w->c->tape, w->c->in, m), m->klen);
   b_byte(w->out, ':');
   bytes_t *d = &w->c->desc;
   b_byte(d, (uint8_t)tc);
   b_u32(d, m->klen);
-  b_put(d, arena(w->c, m->koff), m->klen);
+  b_put(d, key_of(&w->c->tape, w->c->in, m), m->klen);
   return NULL;
 }
 
@@ -220,7 +229,7 @@ static const char *write_value(walk_t *w, uint32_t i, int depth) {
     case T_FALSE: b_put(w->out, "false", 5); return NULL;
     case T_STR:
       if ((int64_t)n->vlen > w->c->max_string_bytes) FAIL("a string longer than the limit");
-      put_escaped(w->out, arena(w->c, n->voff), n->vlen);
+      put_escaped(w->out, str_of(&w->c->tape, w->c->in, n), n->vlen);
       return NULL;
     case T_NUM:
       if (n->small_int && !(n->vlen == 2 && w->in[n->voff] == '-' && w->in[n->voff + 1] == '0')) { b_put(w->out, w->in + n->voff, n->vlen); return NULL; }
@@ -255,7 +264,7 @@ static long member(ctx_t *c, uint32_t obj, const char *key, size_t klen) {
   uint32_t m = obj + 1;
   for (uint32_t k = 0; k < o->count; k++, m = N(c, m)->next) {
     const node_t *mn = N(c, m);
-    if (mn->klen == klen && memcmp(arena(c, mn->koff), key, klen) == 0) return m;
+    if (mn->klen == klen && memcmp(key_of(&c->tape, c->in, mn), key, klen) == 0) return m;
   }
   return -1;
 }
@@ -315,7 +324,7 @@ static const char *event_lookups(ctx_t *c, const uint8_t *in, uint32_t ev, doubl
   if (pv >= 0) {
     const node_t *n = N(c, (uint32_t)pv);
     long id = -1;
-    if (n->t == T_STR) id = intern(&c->strs, arena(c, n->voff), n->vlen);
+    if (n->t == T_STR) id = intern(&c->strs, str_of(&c->tape, c->in, n), n->vlen);
     else if (n->t == T_NUM) {
       if (!es_number(in + n->voff, n->vlen, num, 0)) FAIL("a project number that is not finite");
       id = intern(&c->strs, (const uint8_t *)num, strlen(num));
@@ -331,7 +340,7 @@ static const char *event_lookups(ctx_t *c, const uint8_t *in, uint32_t ev, doubl
       switch (n->t) {
         case T_NULL: break;
         case T_STR: {
-          long id = intern(&c->strs, arena(c, n->voff), n->vlen);
+          long id = intern(&c->strs, str_of(&c->tape, c->in, n), n->vlen);
           if (id < 0) FAIL("out of memory");
           kind = 2; val = (double)id;
           break;
@@ -352,14 +361,14 @@ static const char *event_timestamp(ctx_t *c, const uint8_t *in, long ti, int64_t
   if (ti < 0 || N(c, (uint32_t)ti)->t == T_NULL) { *ts = c->now_us; return NULL; }
   const node_t *t = N(c, (uint32_t)ti);
   if (t->t == T_NUM) { if (!parse_epoch_token(in + t->voff, t->vlen, ts)) FAIL("a timestamp number JS should judge"); }
-  else if (t->t == T_STR) { if (!parse_iso_us(arena(c, t->voff), t->vlen, ts)) FAIL("a timestamp string JS should judge"); }
+  else if (t->t == T_STR) { if (!parse_iso_us(str_of(&c->tape, c->in, t), t->vlen, ts)) FAIL("a timestamp string JS should judge"); }
   else FAIL("a timestamp of another type");
   if (*ts > MAX_SAFE_INT || *ts < -MAX_SAFE_INT) FAIL("a timestamp past 2^53 µs");
   return NULL;
 }
 
 static int known_key(const node_t *m, ctx_t *c, int message_stands_in) {
-  const uint8_t *k = arena(c, m->koff);
+  const uint8_t *k = key_of(&c->tape, c->in, m);
   switch (m->klen) {
     case 2: return memcmp(k, "id", 2) == 0;
     case 7: return message_stands_in && memcmp(k, "message", 7) == 0;
@@ -377,12 +386,12 @@ static const char *event_row(ctx_t *c, const uint8_t *in, uint32_t ev, long idn,
   meta[1] = (double)r->n;
   b_put(r, "{\"id\":", 6);
   if (idn < 0) put_uuid(c, r);
-  else put_escaped(r, arena(c, N(c, (uint32_t)idn)->voff), N(c, (uint32_t)idn)->vlen);
+  else put_escaped(r, str_of(&c->tape, c->in, N(c, (uint32_t)idn)), N(c, (uint32_t)idn)->vlen);
   char num[32];
   int nl = snprintf(num, sizeof num, ",\"timestamp\":%lld", (long long)ts);
   b_put(r, num, (size_t)nl);
   b_put(r, ",\"event_message\":", 17);
-  if (msgn >= 0 && N(c, (uint32_t)msgn)->t == T_STR) put_escaped(r, arena(c, N(c, (uint32_t)msgn)->voff), N(c, (uint32_t)msgn)->vlen);
+  if (msgn >= 0 && N(c, (uint32_t)msgn)->t == T_STR) put_escaped(r, str_of(&c->tape, c->in, N(c, (uint32_t)msgn)), N(c, (uint32_t)msgn)->vlen);
   else b_put(r, "null", 4);
   b_put(r, ",\"metadata\":[", 13);
   bytes_t *d = &c->desc;
@@ -424,7 +433,7 @@ static const char *transform_event(ctx_t *c, const uint8_t *in, uint32_t ev) {
   if (idn >= 0 && N(c, (uint32_t)idn)->t == T_NULL) idn = -1;
   if (idn >= 0) {
     const node_t *n = N(c, (uint32_t)idn);
-    if (n->t != T_STR || n->vlen == 0 || utf16_len(arena(c, n->voff), n->vlen) > 256) FAIL("an id JS should judge");
+    if (n->t != T_STR || n->vlen == 0 || utf16_len(str_of(&c->tape, c->in, n), n->vlen) > 256) FAIL("an id JS should judge");
   }
   int stands_in = emn < 0 && msn >= 0 && (N(c, (uint32_t)msn)->t == T_STR || N(c, (uint32_t)msn)->t == T_NULL);
   long msgn = emn >= 0 ? emn : stands_in ? msn : -1;
@@ -515,6 +524,8 @@ static const char *transform_ndjson(ctx_t *c, const uint8_t *in, size_t n) {
 const char *transform_body(ctx_t *c, const uint8_t *in, size_t n, int ndjson) {
   if (n >= 3 && in[0] == 0xEF && in[1] == 0xBB && in[2] == 0xBF) { in += 3; n -= 3; }
   if (n > 0xFFFFFFF0u) FAIL("a body past 4 GiB");
+  c->in = in;
+  b_reserve(&c->rows, n + n / 8 + 1024);
   const char *err = ndjson ? transform_ndjson(c, in, n) : transform_json(c, in, n);
   if (err) return err;
   if (c->events == 0) FAIL("no events");

@@ -29,7 +29,8 @@ typedef struct {
 } path_t;
 
 typedef struct {
-  /* Inputs. */
+  /* Inputs (`in`: the body, after a BOM). */
+  const uint8_t *in;
   int max_depth;
   int64_t max_string_bytes;
   int64_t now_us;
