@@ -172,8 +172,8 @@ export class SourceStore {
     const b = transformBody(body, ndjson, this.def, this.hotPaths, this.config, opts.fillUs ?? nowUs, seed);
     // A declined body changes nothing here (the reference path raises the watermark itself).
     if (typeof b === 'string') return b;
-    this.raiseWatermark(nowUs - this.config.retentionUs);
     opts.checkCount?.(b.n);
+    this.raiseWatermark(nowUs - this.config.retentionUs);
     const stride = metaStride(this.hotPaths.length);
     this.schemaTree.begin();
     const shapes = batchShapes(b, this.hotPaths.length, this.schemaTree, this.shapeCache);

@@ -88,6 +88,14 @@ describe('byte-level ingest matches the reference path', () => {
     expect(t.took).toBe(6);
   });
 
+  it('a batch refused by its size (checkCount) changes nothing, not even the watermark', () => {
+    const t = twinStores('edge.logs.prod', { retentionUs: 3_600_000_000 });
+    const before = snapshot(t.fast);
+    const refuse = (n: number): void => { throw new Error(`${n} events`); };
+    expect(() => t.fast.ingestBytes(Buffer.from('[{"a":1},{"b":2}]'), false, NOW, { checkCount: refuse })).toThrow('2 events');
+    expect(snapshot(t.fast)).toEqual(before);
+  });
+
   it('the field bound is judged by the reference path', () => {
     const t = twinStores('edge.logs.prod', { maxFieldsPerSource: 3 });
     same(t, '[{"metadata":{"a":1,"b":2}}]');
