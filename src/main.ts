@@ -13,6 +13,7 @@ import { nowMicros, parseTimestamp } from './core/time.ts';
 import { tokensFromEnv, type TokenSet } from './http/auth.ts';
 import { startServer } from './http/server.ts';
 import { parseEventsBody } from './http/events-body.ts';
+import type { DemoMessage, DemoWorkerData } from './gen/demo-worker.ts';
 import { httpLimitsFromEnv, type HttpLimits } from './http/http-limits.ts';
 import { limitsFromEnv, type Limits } from './core/limits.ts';
 
@@ -60,33 +61,37 @@ function readConfig(env: Env): Config {
   };
 }
 
-/** A week of synthetic events for a few projects, ingested per source in NDJSON batches through the byte path. */
+/**
+ * A week of synthetic events for a few projects: generated and serialised on a worker thread (src/gen/
+ * demo-worker.ts) while this thread ingests its NDJSON bodies through the byte path.
+ */
 async function loadDemo(service: EngineService): Promise<void> {
-  const { generateEvents } = await import('./gen/generate.ts');
-  const { serializeEvent } = await import('./gen/serialize.ts');
-  const batches = new Map<string, string[]>();
-  let done = 0;
-  const flush = (source: string, lines: string[]): void => {
-    const body = Buffer.from(lines.join('\n'));
-    // Demo data is made anew at every start: it is not written to the log.
-    service.ingestBodyVolatile(source, body, true, () => parseEventsBody(body, 'application/x-ndjson'));
-    done += lines.length;
-    lines.length = 0;
-  };
+  const { Worker } = await import('node:worker_threads');
   const started = Date.now();
-  for (const { source, event } of generateEvents({ events: DEMO.events, projects: DEMO.projects, days: DEMO.days, seed: DEMO.seed, endUs: nowMicros() })) {
-    let lines = batches.get(source);
-    if (!lines) batches.set(source, (lines = []));
-    lines.push(serializeEvent(source, event));
-    if (lines.length >= DEMO.batch) {
-      flush(source, lines);
-      if (done % 50_000 < DEMO.batch) {
-        process.stderr.write(`demo: loaded ${done} of ${DEMO.events} events\n`);
-        await new Promise((r) => setImmediate(r));
+  const workerData: DemoWorkerData = {
+    gen: { events: DEMO.events, projects: DEMO.projects, days: DEMO.days, seed: DEMO.seed, endUs: nowMicros() },
+    batch: DEMO.batch,
+  };
+  const worker = new Worker(new URL('./gen/demo-worker-boot.mjs', import.meta.url), { workerData });
+  let done = 0;
+  await new Promise<void>((resolve, reject) => {
+    worker.on('message', (m: DemoMessage) => {
+      if ('done' in m) { resolve(); return; }
+      const body = Buffer.from(m.body.buffer, m.body.byteOffset, m.body.byteLength);
+      try {
+        // Demo data is made anew at every start: it is not written to the log.
+        service.ingestBodyVolatile(m.source, body, true, () => parseEventsBody(body, 'application/x-ndjson'));
+      } catch (err) {
+        reject(err instanceof Error ? err : new Error(String(err)));
+        return;
       }
-    }
-  }
-  for (const [source, lines] of batches) if (lines.length) flush(source, lines);
+      const before = done;
+      done += m.events;
+      if (Math.floor(done / 50_000) > Math.floor(before / 50_000)) process.stderr.write(`demo: loaded ${done} of ${DEMO.events} events\n`);
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => { if (code !== 0) reject(new Error(`the demo generator thread exited with ${code}`)); });
+  }).finally(() => void worker.terminate());
   process.stderr.write(`demo: loaded ${done} events in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 }
 
