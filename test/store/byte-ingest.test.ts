@@ -11,7 +11,7 @@ import { ingestBoth, snapshot, twinStores, type Twin } from './byte-ingest-diff.
 const NOW = parseTimestamp('2025-01-15T12:00:00Z')!;
 const JSON_CT = 'application/json', ND = 'application/x-ndjson';
 
-/** By hand: BYTE_FUZZ_RUNS=200000 npx vitest run ... (CI runs a short round). */
+/** By hand: BYTE_FUZZ_RUNS=200000 BYTE_FUZZ_SEED=<n> npx vitest run ... (CI runs a short round, seed 16). */
 const FUZZ_RUNS = Number(process.env.BYTE_FUZZ_RUNS ?? 600);
 
 function same(t: Twin, body: string | Buffer, ct = JSON_CT, now = NOW, compareStores = true): void {
@@ -123,7 +123,7 @@ describe('byte-level ingest matches the reference path', () => {
   });
 
   it('the seeded event fuzzer: identical outcomes and stores', { timeout: 600_000 }, () => {
-    const rng = new Rng(16);
+    const rng = new Rng(Number(process.env.BYTE_FUZZ_SEED ?? 16));
     let took = 0;
     const seeds = [...CASES.map((c) => c[1]), ...INVALID.map((c) => c[1])];
     const tokens = ['{', '}', '[', ']', ',', ':', '"', 'null', '1e999', '-0', '"\\u0000"', '{"metadata":', '\n', '"\\ud800"', '\u00e9', '1736935200123456789', '"timestamp":', '"__proto__":', '0.1'];
