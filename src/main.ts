@@ -72,7 +72,9 @@ async function loadDemo(service: EngineService): Promise<void> {
     gen: { events: DEMO.events, projects: DEMO.projects, days: DEMO.days, seed: DEMO.seed, endUs: nowMicros() },
     batch: DEMO.batch,
   };
-  const worker = new Worker(new URL('./gen/demo-worker-boot.mjs', import.meta.url), { workerData });
+  // Compiled JavaScript runs the worker as it is; under tsx, loader hooks are per thread, so a boot file registers tsx first.
+  const entry = import.meta.url.endsWith('.js') ? './gen/demo-worker.js' : './gen/demo-worker-boot.mjs';
+  const worker = new Worker(new URL(entry, import.meta.url), { workerData });
   let done = 0;
   await new Promise<void>((resolve, reject) => {
     worker.on('message', (m: DemoMessage) => {
