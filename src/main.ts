@@ -12,6 +12,8 @@ import { Store, fullStoreBytes, storeConfigFrom } from './store/store.ts';
 import { nowMicros, parseTimestamp } from './core/time.ts';
 import { tokensFromSpecs, type TokenSet } from './http/auth.ts';
 import { startServer } from './http/server.ts';
+import { parseEventsBody } from './http/events-body.ts';
+import type { DemoMessage, DemoWorkerData } from './gen/demo-worker.ts';
 
 const EVICT_EVERY_MS = 60_000;
 /** A checkpoint is taken (on the eviction timer) once the write-ahead log holds this much. */
@@ -34,31 +36,39 @@ function readConfig(env: Env): Config {
   };
 }
 
-/** A week of synthetic events for a few projects, ingested per source in batches. */
+/**
+ * A week of synthetic events for a few projects: generated and serialised on a worker thread (src/gen/
+ * demo-worker.ts) while this thread ingests its NDJSON bodies through the byte path.
+ */
 async function loadDemo(service: EngineService): Promise<void> {
-  const { generateEvents } = await import('./gen/generate.ts');
-  const batches = new Map<string, unknown[]>();
-  let done = 0;
-  const flush = (source: string, batch: unknown[]): void => {
-    // Demo data is made anew at every start: it is not written to the log.
-    service.ingestVolatile(source, batch);
-    done += batch.length;
-    batch.length = 0;
-  };
+  const { Worker } = await import('node:worker_threads');
   const started = Date.now();
-  for (const { source, event } of generateEvents({ events: DEMO.events, projects: DEMO.projects, days: DEMO.days, seed: DEMO.seed, endUs: nowMicros() })) {
-    let batch = batches.get(source);
-    if (!batch) batches.set(source, (batch = []));
-    batch.push(event);
-    if (batch.length >= DEMO.batch) {
-      flush(source, batch);
-      if (done % 50_000 < DEMO.batch) {
-        process.stderr.write(`demo: loaded ${done} of ${DEMO.events} events\n`);
-        await new Promise((r) => setImmediate(r));
+  const workerData: DemoWorkerData = {
+    gen: { events: DEMO.events, projects: DEMO.projects, days: DEMO.days, seed: DEMO.seed, endUs: nowMicros() },
+    batch: DEMO.batch,
+  };
+  // Compiled JavaScript runs the worker as it is; under tsx, loader hooks are per thread, so a boot file registers tsx first.
+  const entry = import.meta.url.endsWith('.js') ? './gen/demo-worker.js' : './gen/demo-worker-boot.mjs';
+  const worker = new Worker(new URL(entry, import.meta.url), { workerData });
+  let done = 0;
+  await new Promise<void>((resolve, reject) => {
+    worker.on('message', (m: DemoMessage) => {
+      if ('done' in m) { resolve(); return; }
+      const body = Buffer.from(m.body.buffer, m.body.byteOffset, m.body.byteLength);
+      try {
+        // Demo data is made anew at every start: it is not written to the log.
+        service.ingestBodyVolatile(m.source, body, true, () => parseEventsBody(body, 'application/x-ndjson'));
+      } catch (err) {
+        reject(err instanceof Error ? err : new Error(String(err)));
+        return;
       }
-    }
-  }
-  for (const [source, batch] of batches) if (batch.length) flush(source, batch);
+      const before = done;
+      done += m.events;
+      if (Math.floor(done / 50_000) > Math.floor(before / 50_000)) process.stderr.write(`demo: loaded ${done} of ${DEMO.events} events\n`);
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => { if (code !== 0) reject(new Error(`the demo generator thread exited with ${code}`)); });
+  }).finally(() => void worker.terminate());
   process.stderr.write(`demo: loaded ${done} events in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 }
 

@@ -73,7 +73,7 @@ export async function queryCommand(argv: string[], io: Io = stdio): Promise<numb
       if (eq <= 0) { io.err(`--load needs <source>=<file.ndjson>, got "${spec}"\n`); return 2; }
       const source = spec.slice(0, eq), file = spec.slice(eq + 1);
       if (!store.source(source)) { io.err(`--load: unknown source "${source}"; sources: ${store.sources().map((s) => s.def.name).join(', ')}\n`); return 2; }
-      const r = await loadNdjson(file, (events) => service.ingestVolatile(source, events), io);
+      const r = await loadNdjson(file, (body, parse) => service.ingestBodyVolatile(source, body, true, parse), io);
       io.err(`loaded ${r.events} events from ${file} into ${source}${r.dropped ? ` (${r.dropped} older than retention dropped)` : ''}\n`);
     }
     if (endpoint) {
@@ -111,31 +111,39 @@ function printable(body: Buffer, format: OutputFormat): string {
 
 class LoadError extends Error {}
 
-/** Streams an NDJSON file into `ingest` in batches; a bad line stops the load naming file and line. */
-async function loadNdjson(file: string, ingest: (events: unknown[]) => { dropped: number }, io: Io): Promise<{ events: number; dropped: number }> {
+/** Streams an NDJSON file into `ingest` in raw NDJSON batches (the byte path; `parse` is its reference
+ * fallback); a bad line stops the load naming file and line. */
+async function loadNdjson(file: string, ingest: (body: Buffer, parse: () => unknown[]) => { dropped: number }, io: Io): Promise<{ events: number; dropped: number }> {
   const rl = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
-  let batch: unknown[] = [];
+  let batch: string[] = [];
+  let lineNos: number[] = [];
   let events = 0, dropped = 0, line = 0;
   const flush = () => {
     if (!batch.length) return;
+    const lines = batch, nos = lineNos;
+    const parse = (): unknown[] => lines.map((t, k) => {
+      try { return JSON.parse(t) as unknown; } catch (err) { throw new LoadError(`${file}:${nos[k]}: not JSON: ${(err as Error).message}`); }
+    });
     try {
-      dropped += ingest(batch).dropped;
+      dropped += ingest(Buffer.from(lines.join('\n')), parse).dropped;
     } catch (err) {
       if (err instanceof RingqlError && err.code === 'invalid_events') {
         const first = (err.details.errors as { index: number; message: string }[] | undefined)?.[0];
-        throw new LoadError(`${file}:${line - batch.length + 1 + (first?.index ?? 0)}: invalid event: ${first?.message ?? err.message}`);
+        throw new LoadError(`${file}:${nos[first?.index ?? 0]}: invalid event: ${first?.message ?? err.message}`);
       }
       throw err;
     }
-    events += batch.length;
+    events += lines.length;
     batch = [];
+    lineNos = [];
     if (events % 100_000 < 5000) io.err(`\rloading ${file}: ${events} events`);
   };
   try {
     for await (const text of rl) {
       line++;
       if (!text.trim()) continue;
-      try { batch.push(JSON.parse(text)); } catch (err) { throw new LoadError(`${file}:${line}: not JSON: ${(err as Error).message}`); }
+      batch.push(text);
+      lineNos.push(line);
       if (batch.length >= 5000) flush();
     }
   } catch (err) {

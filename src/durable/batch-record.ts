@@ -34,3 +34,31 @@ export function decodeBatch(payload: Buffer): { source: string; events: unknown[
   if (typeof v.s !== 'string' || !Array.isArray(v.e)) throw new Error('a batch record without a source or events');
   return { source: v.s, events: v.e };
 }
+
+/** A raw body record: the body's own bytes, its format, the fill-in time and the id seed it was stored with. */
+export interface RawBatch {
+  source: string;
+  ndjson: boolean;
+  fillUs: number;
+  idSeed: Buffer;
+  body: Buffer;
+}
+
+/** One JSON header line, then the body bytes as they came (no re-serialising of the events). */
+export function encodeRawBatch(b: RawBatch): Buffer {
+  const head = JSON.stringify({ s: b.source, nd: b.ndjson ? 1 : 0, f: b.fillUs, seed: b.idSeed.toString('hex') });
+  const headLen = Buffer.byteLength(head);
+  const out = Buffer.allocUnsafe(headLen + 1 + b.body.length);
+  out.write(head, 0, headLen, 'utf8');
+  out[headLen] = 0x0a;
+  b.body.copy(out, headLen + 1);
+  return out;
+}
+
+export function decodeRawBatch(payload: Buffer): RawBatch {
+  const nl = payload.indexOf(0x0a);
+  if (nl < 0) throw new Error('a raw batch record without a header line');
+  const h = JSON.parse(payload.toString('utf8', 0, nl)) as { s?: unknown; nd?: unknown; f?: unknown; seed?: unknown };
+  if (typeof h.s !== 'string' || typeof h.f !== 'number' || typeof h.seed !== 'string' || !/^[0-9a-f]{32}$/.test(h.seed)) throw new Error('a raw batch record with a bad header');
+  return { source: h.s, ndjson: h.nd === 1, fillUs: h.f, idSeed: Buffer.from(h.seed, 'hex'), body: payload.subarray(nl + 1) };
+}

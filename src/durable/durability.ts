@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { durabilityConfig, type DurabilityConfig } from '../core/config.ts';
 import { RingqlError } from '../core/errors.ts';
 import type { Store } from '../store/store.ts';
-import { decodeBatch } from './batch-record.ts';
-import { RECORD_BATCH } from './record-frame.ts';
+import { decodeBatch, decodeRawBatch, type RawBatch } from './batch-record.ts';
+import { RECORD_BATCH, RECORD_RAW_BATCH } from './record-frame.ts';
 import { Wal } from './wal.ts';
 import { recoverWal, type RecoveryReport } from './wal-recovery.ts';
 import { Checkpointer, type Checkpointable } from './checkpointer.ts';
@@ -34,6 +34,22 @@ export interface Recovered {
  * Replays `<stateDir>/wal` into `store` (events older than retention are dropped as at ingest), then opens
  * the log for new batches. Throws CorruptWalError (with what to do) on damage other than a torn tail.
  */
+/** Stores a raw batch record again as it was stored at ingest (same bytes, fill-in time and id seed). */
+function replayRaw(store: Store, b: RawBatch, nowUs: number, refuse: (why: string) => void): { events: number; maxTs: number } {
+  const source = store.source(b.source);
+  let maxTs = -Infinity;
+  if (!source) { refuse(`no source ${b.source}`); return { events: 0, maxTs }; }
+  try {
+    const r = source.ingestBytes(b.body, b.ndjson, nowUs, { fillUs: b.fillUs, idSeed: b.idSeed, beforeCommit: (m) => { maxTs = m; } });
+    if (typeof r === 'string') { refuse(r); return { events: 0, maxTs }; }
+    return { events: r.stored + r.dropped, maxTs };
+  } catch (err) {
+    if (!(err instanceof RingqlError)) throw err;
+    refuse(err.message);
+    return { events: 0, maxTs };
+  }
+}
+
 export function recoverStore(store: Store, stateDir: string, cfg: DurabilityConfig, opts: { discardCorrupt: boolean; nowUs: () => number; log: (line: string) => void }): Recovered {
   const dir = join(stateDir, 'wal');
   const ckDir = join(stateDir, 'checkpoint');
@@ -43,6 +59,15 @@ export function recoverStore(store: Store, stateDir: string, cfg: DurabilityConf
   let events = 0, bytes = 0;
   const t0 = performance.now();
   const report = recoverWal({ dir, discardCorrupt: opts.discardCorrupt, log: opts.log, fromSeq: fromCheckpoint?.walFrom ?? 0 }, (type, payload) => {
+    if (type === RECORD_RAW_BATCH) {
+      bytes += payload.length;
+      const r = replayRaw(store, decodeRawBatch(payload), opts.nowUs(), (why) => {
+        refused++;
+        if (refused <= 5) opts.log(`ringql: WARNING: a logged raw batch was refused at replay: ${why}`);
+      });
+      events += r.events;
+      return r;
+    }
     if (type !== RECORD_BATCH) return { events: 0, maxTs: -Infinity };
     const b = decodeBatch(payload);
     bytes += payload.length;

@@ -10,6 +10,8 @@ const MAGIC0 = 0x52, MAGIC1 = 0x51, VERSION = 1;
 export const MAX_PAYLOAD_BYTES = 1024 * 1024 * 1024;
 
 export const RECORD_BATCH = 1;
+/** A raw ingest body as the addon took it, with what makes its replay store the same rows (batch-record.ts). */
+export const RECORD_RAW_BATCH = 2;
 
 /** One framed record: header + payload, ready to append. */
 export function frame(type: number, payload: Buffer): Buffer {

@@ -152,6 +152,12 @@ export interface QueryService {
   /** Source by name or UUID; all-or-nothing; resolves once the events are visible to queries. */
   /** Resolves (or returns) once the events are stored, visible and, with a write-ahead log, durable. */
   ingest(source: string, events: unknown[]): IngestResponse | Promise<IngestResponse>;
+  /**
+   * ingest() of a raw request body (after gzip; `ndjson`: one event per line) through the byte-level
+   * path; when the addon declines the body, ingest(source, parse()): the same answers and errors as
+   * the reference path. Optional for test doubles.
+   */
+  ingestBody?(source: string, body: Buffer, ndjson: boolean, parse: () => unknown[]): IngestResponse | Promise<IngestResponse>;
   listEndpoints(): EndpointInfo[];
   getEndpoint(idOrName: string): EndpointInfo;
   createEndpoint(input: EndpointInput): Promise<EndpointInfo>;

@@ -2,7 +2,7 @@
 // created ones from the state directory), requests run through the result cache, ingest into
 // the store, management with validation and atomic persistence.
 
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { RingqlError } from '../core/errors.ts';
 import { nowMicros } from '../core/time.ts';
 import { tickNowMicros } from '../core/tick-clock.ts';
@@ -19,8 +19,8 @@ import { ResultCache, type CacheConfig } from '../cache/result-cache.ts';
 import { QueryGate } from '../cache/query-gate.ts';
 import type { Wal } from '../durable/wal.ts';
 import type { RecoveryReport } from '../durable/wal-recovery.ts';
-import { RECORD_BATCH } from '../durable/record-frame.ts';
-import { encodeBatch, stampBatch } from '../durable/batch-record.ts';
+import { RECORD_BATCH, RECORD_RAW_BATCH } from '../durable/record-frame.ts';
+import { encodeBatch, encodeRawBatch, stampBatch } from '../durable/batch-record.ts';
 import { limitsFromEnv, type Limits } from '../core/limits.ts';
 import { budgetSettings } from '../core/config.ts';
 import type {
@@ -211,6 +211,34 @@ export class EngineService implements QueryService {
     return wal.durable().then(() => out);
   }
 
+  ingestBody(source: string, body: Buffer, ndjson: boolean, parse: () => unknown[]): IngestResponse | Promise<IngestResponse> {
+    const wal = this.wal;
+    if (!wal) return this.ingestBodyVolatile(source, body, ndjson, parse);
+    const s = this.opts.store.source(source);
+    if (!s) return this.ingest(source, parse());
+    const nowUs = this.now();
+    const idSeed = randomBytes(16);
+    // The log takes the body's own bytes (with the fill-in time and id seed), not a re-serialised batch.
+    const raw = { source: s.def.name, ndjson, fillUs: nowUs, idSeed, body };
+    const r = s.ingestBytes(body, ndjson, nowUs, {
+      fillUs: nowUs, idSeed, checkCount: (n) => this.checkCount(n),
+      beforeCommit: (maxTs) => wal.appendSync(RECORD_RAW_BATCH, encodeRawBatch(raw), maxTs),
+    });
+    if (typeof r === 'string') return this.ingest(source, parse());
+    this.ingested(s.def.name);
+    const out = { stored: r.stored, dropped: r.dropped, source: s.def.name };
+    return wal.durable().then(() => out);
+  }
+
+  /** ingestVolatile of a raw body: the addon's byte path, or `parse` and the reference path when it declines the body. */
+  ingestBodyVolatile(source: string, body: Buffer, ndjson: boolean, parse: () => unknown[]): IngestResponse {
+    const s = this.opts.store.source(source);
+    const r = s ? s.ingestBytes(body, ndjson, this.now(), { checkCount: (n) => this.checkCount(n) }) : 'no such source';
+    if (typeof r === 'string') return this.ingestVolatile(source, parse());
+    this.ingested(s!.def.name);
+    return { stored: r.stored, dropped: r.dropped, source: s!.def.name };
+  }
+
   /** Stores a batch without logging it (demo data regenerated at every start, the CLI's files, replay). */
   ingestVolatile(source: string, events: unknown[]): IngestResponse {
     const s = this.checkBatch(source, events);
@@ -223,10 +251,14 @@ export class EngineService implements QueryService {
     const s = this.opts.store.source(source);
     if (!s) throw new RingqlError('source_not_found', `No source named or with id "${source.slice(0, 200)}"; sources: ${this.opts.store.sources().map((x) => x.def.name).join(', ')}`);
     if (!Array.isArray(events) || events.length === 0) throw new RingqlError('invalid_events', 'The batch is empty: send at least one event', { errors: [] });
-    if (events.length > this.limits.maxEventsPerBatch) {
-      throw new RingqlError('payload_too_large', `The batch holds ${events.length} events; the limit is ${this.limits.maxEventsPerBatch} per request (RINGQL_MAX_EVENTS_PER_BATCH): split it`, { limit: this.limits.maxEventsPerBatch });
-    }
+    this.checkCount(events.length);
     return s;
+  }
+
+  private checkCount(n: number): void {
+    if (n > this.limits.maxEventsPerBatch) {
+      throw new RingqlError('payload_too_large', `The batch holds ${n} events; the limit is ${this.limits.maxEventsPerBatch} per request (RINGQL_MAX_EVENTS_PER_BATCH): split it`, { limit: this.limits.maxEventsPerBatch });
+    }
   }
 
   /** Makes ingest durable from here on (main.ts, after recovery): every batch is logged before it is stored. */

@@ -11,6 +11,11 @@ export function mediaType(contentType: string): string {
   return contentType.split(';', 1)[0]!.trim().toLowerCase();
 }
 
+/** Whether a body of this Content-Type is NDJSON (one event per line). */
+export function isNdjsonType(contentType: string): boolean {
+  return NDJSON_TYPES.has(mediaType(contentType));
+}
+
 export function parseEventsBody(body: Buffer, contentType: string): unknown[] {
   const text = stripBom(body.toString('utf8'));
   const events = NDJSON_TYPES.has(mediaType(contentType)) ? parseNdjson(text) : parseJsonEvents(text);

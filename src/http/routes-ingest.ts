@@ -2,7 +2,7 @@
 // ?source=<uuid>; 200 {"message":"Logged!"} once every event is stored, with "dropped" when any were.
 
 import { RingqlError } from '../core/errors.ts';
-import { parseEventsBody } from './events-body.ts';
+import { isNdjsonType, parseEventsBody } from './events-body.ts';
 import type { Reply } from './reply.ts';
 import type { Route, RouteContext } from './route.ts';
 import type { Router } from './router.ts';
@@ -19,9 +19,11 @@ async function ingest(ctx: RouteContext): Promise<Reply> {
       param: 'source_name',
     });
   }
-  const events = parseEventsBody(ctx.body ?? Buffer.alloc(0), ctx.info.contentType);
+  const raw = ctx.body ?? Buffer.alloc(0);
   // Awaited so a service whose ingest becomes asynchronous still answers only once events are visible.
-  const r = await ctx.service.ingest(source, events);
+  const r = ctx.service.ingestBody
+    ? await ctx.service.ingestBody(source, raw, isNdjsonType(ctx.info.contentType), () => parseEventsBody(raw, ctx.info.contentType))
+    : await ctx.service.ingest(source, parseEventsBody(raw, ctx.info.contentType));
   ctx.metrics.ingested(r.source ?? source, r.stored, ctx.body?.length ?? 0);
   const body: { message: string; dropped?: number } = { message: 'Logged!' };
   if (r.dropped > 0) body.dropped = r.dropped;

@@ -101,6 +101,8 @@ export class SchemaTree {
     return this.changes;
   }
   private bytes = 0;
+  /** Changes whenever a path, top-level column or shape may have come or gone (ShapeCache validity). */
+  shapeVersion = 0;
 
   /** `maxFields`: distinct prunable paths (nested ones and null-only top-level keys) the tree may hold. */
   constructor(topLevelProject: boolean, readonly maxFields = Infinity) {
@@ -199,6 +201,7 @@ export class SchemaTree {
     const path = parent.field === null ? [key] : [...parent.field.path, key];
     const node: SchemaNode = { field: { path, type: t[0], mode: t[1] }, children: null, id: this.nextId++, stamp: this.event };
     map.set(key, node);
+    this.shapeVersion++;
     this.fields.push(node.field!);
     const bytes = entryBytes(path);
     this.bytes += bytes;
@@ -217,6 +220,7 @@ export class SchemaTree {
       if (id === undefined && !this.topLevel.has(key)) {
         this.checkRoom();
         const nid = this.nextId++;
+        this.shapeVersion++;
         const bytes = entryBytes([key]);
         this.nullTops.set(key, nid);
         this.entries.set(nid, { map: null, key, node: null, bytes });
@@ -228,6 +232,7 @@ export class SchemaTree {
     if (this.topLevel.has(key)) return;
     this.topLevel.add(key);
     this.changes++;
+    this.shapeVersion++;
     this.undo?.push({ top: key });
   }
 
@@ -246,6 +251,7 @@ export class SchemaTree {
     const undo = this.undo;
     this.undo = null;
     this.eventIds = [];
+    this.shapeVersion++;
     if (!undo) return;
     for (let i = undo.length - 1; i >= 0; i--) {
       const u = undo[i]!;
@@ -281,6 +287,7 @@ export class SchemaTree {
     if (sh === undefined) return;
     this.shapes.delete(id);
     this.shapeIds.delete(sh.key);
+    this.shapeVersion++;
     this.bytes -= sh.bytes;
   }
 
@@ -308,6 +315,7 @@ export class SchemaTree {
     };
     for (const [id, e] of this.entries) if (!live(id)) drop(id, e);
     if (n === 0) return 0;
+    this.shapeVersion++;
     this.fields = this.fields.filter((f) => !gone.has(f));
     const rootKids = this.root.children!;
     for (const k of this.topLevel) if (!rootKids.has(k) && !this.nullTops.has(k)) this.topLevel.delete(k);
@@ -394,6 +402,8 @@ export class SchemaTree {
     }
     this.nextId = img.nextId;
     this.nextShape = img.nextShape;
+    this.changes++;
+    this.shapeVersion++;
   }
 
   /** The top-level field named exactly `key` (constant time). */

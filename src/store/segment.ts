@@ -79,6 +79,21 @@ export class OpenSegment implements RowData {
     this.push(ts, seq, pid, at, at + jl, hot, shape);
   }
 
+  /**
+   * Copies src[start, end) (whole rows of the ingest addon's output) in one piece; returns where it
+   * went, for pushRow of each of those rows.
+   */
+  copyRows(src: Buffer, start: number, end: number): number {
+    const at = this.reserve(end - start);
+    src.copy(this.slab, at, start, end);
+    return at;
+  }
+
+  /** Adds a row whose JSON is slab[at, split) and extra columns slab[split, next row) (after copyRows). */
+  pushRow(ts: number, seq: number, pid: number, at: number, split: number, hot: readonly number[], shape: number): void {
+    this.push(ts, seq, pid, at, split, hot, shape);
+  }
+
   /** Appends row r of another segment, copying its bytes. */
   appendFrom(src: RowData, r: number, hot: readonly number[]): void {
     const jl = src.jsonBytesOf(r), xl = src.extraBytesOf(r);

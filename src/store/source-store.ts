@@ -16,6 +16,22 @@ import { codecKey, decodeHead, encodeHead, type ImagePart } from './source-image
 import { decodeSegment, encodeSegment, segmentHasBlocks } from './segment-image.ts';
 import type { BlockRows } from './row-blocks.ts';
 import { BlockCodec, DICT_MIN_SAMPLE, sampleDictionary } from './block-codec.ts';
+import { randomBytes } from 'node:crypto';
+import { batchShapes, batchStrings, hotValueOf, transformBody } from './byte-batch.ts';
+import { metaStride, type NativeBatch } from './native-ingest.ts';
+import { ShapeCache } from './schema-replay.ts';
+
+/** How ingestBytes stores a body. */
+export interface ByteIngestOptions {
+  /** Timestamp of events without one (default nowUs; a replayed log record gives the original time). */
+  fillUs?: number;
+  /** 16 random bytes the ids of events without one derive from (default: fresh). */
+  idSeed?: Buffer;
+  /** Sees the event count once the body is known valid; may throw to refuse the batch. */
+  checkCount?: (n: number) => void;
+  /** As ingest()'s beforeCommit. */
+  beforeCommit?: (maxTs: number) => void;
+}
 
 const MAX_ERRORS = 100;
 /** A compacted segment holds at most this many times segmentRows rows (and 1/16 of the capacity). */
@@ -167,6 +183,88 @@ export class SourceStore {
     this.compactHotDicts();
     this.pruneSchema();
     this.afterIngest?.();
+    return { stored, dropped };
+  }
+
+  /**
+   * ingest() of a raw body (after gzip; `ndjson`: one event per line) through the native addon, with no
+   * JS object per event. Returns a reason instead when the addon leaves the body to the reference path
+   * (invalid or unusual input): the caller then parses it and calls ingest(), which gives the exact errors.
+   */
+  ingestBytes(body: Buffer, ndjson: boolean, nowUs: number, opts: ByteIngestOptions = {}): IngestResult | string {
+    const seed = opts.idSeed ?? randomBytes(16);
+    const b = transformBody(body, ndjson, this.def, this.hotPaths, this.config, opts.fillUs ?? nowUs, seed);
+    // A declined body changes nothing here (the reference path raises the watermark itself).
+    if (typeof b === 'string') return b;
+    opts.checkCount?.(b.n);
+    this.raiseWatermark(nowUs - this.config.retentionUs);
+    const stride = metaStride(this.hotPaths.length);
+    this.schemaTree.begin();
+    const shapes = batchShapes(b, this.hotPaths.length, this.schemaTree, this.shapeCache);
+    if (shapes === null) return 'an event that passes the field bound';
+    const meta = b.meta;
+    if (opts.beforeCommit) {
+      let maxTs = -Infinity;
+      for (let i = 0; i < b.n; i++) if (meta[i * stride]! > maxTs) maxTs = meta[i * stride]!;
+      try {
+        opts.beforeCommit(maxTs);
+      } catch (err) {
+        this.schemaTree.rollback();
+        throw err;
+      }
+    }
+    this.schemaTree.commit();
+    return this.appendBatch(b, shapes);
+  }
+
+  private readonly shapeCache = new ShapeCache();
+
+  /** Stores the rows of a transformed body (the commit half of ingestBytes; mirrors ingest()'s loop). */
+  private appendBatch(b: NativeBatch, shapes: Uint32Array): IngestResult {
+    const stride = metaStride(this.hotPaths.length), meta = b.meta, n = b.n;
+    const strs = batchStrings(b);
+    // Dictionary and project ids of this batch's strings, found once each.
+    const strIds = this.hotPaths.map(() => new Int32Array(strs.length).fill(-1));
+    const pids = new Int32Array(strs.length).fill(-1);
+    let stored = 0, dropped = 0;
+    const hot = new Array<number>(this.hotPaths.length);
+    let i = 0;
+    while (i < n) {
+      if (meta[i * stride]! < this.wm) { dropped++; if (shapes[i] !== 0) this.shapesDropped = true; i++; continue; }
+      // A run of stored rows up to the one that fills the open segment: its bytes are copied in one piece.
+      const open = this.open;
+      let j = i, rows = open.n, bytes = open.bytes, full = false;
+      while (j < n && meta[j * stride]! >= this.wm) {
+        rows++;
+        bytes += meta[j * stride + 3]! - meta[j * stride + 1]!;
+        j++;
+        if (rows >= this.config.segmentRows || bytes >= this.maxSegmentBytes) { full = true; break; }
+      }
+      const base = open.copyRows(b.rows, meta[i * stride + 1]!, meta[(j - 1) * stride + 3]!) - meta[i * stride + 1]!;
+      const count = j - i;
+      for (; i < j; i++) {
+        const m = i * stride;
+        for (let h = 0; h < hot.length; h++) {
+          const kind = meta[m + 6 + 2 * h]!, v = meta[m + 7 + 2 * h]!;
+          if (kind === 2) {
+            let id = strIds[h]![v]!;
+            if (id < 0) id = strIds[h]![v] = this.hotId(h, strs[v]!);
+            hot[h] = id;
+          } else hot[h] = this.hotId(h, hotValueOf(kind, v, strs));
+        }
+        const p = meta[m + 4]!;
+        let pid = 0;
+        if (p >= 0) { pid = pids[p]!; if (pid < 0) pid = pids[p] = this.projectId(strs[p]!); }
+        open.pushRow(meta[m]!, ++this.seq, pid, base + meta[m + 1]!, base + meta[m + 2]!, hot, shapes[i]!);
+      }
+      this.appendedSincePrune += count;
+      stored += count;
+      if (full) this.seal();
+    }
+    this.droppedRows += dropped;
+    this.enforceCapacity();
+    this.compactHotDicts();
+    this.pruneSchema();
     return { stored, dropped };
   }
 

@@ -1,0 +1,45 @@
+// In-process ingest cost per event: JSON.parse of the body bytes, the reference path (parse + ingest),
+// and the byte path (SourceStore.ingestBytes), for demo events and small edge events; CPU time, not wall.
+
+import { parseEventsBody } from '../src/http/events-body.ts';
+import { Store, defaultStoreConfig } from '../src/store/store.ts';
+import type { Body } from './ingest-corpus.ts';
+
+export interface InprocFigure {
+  events: number;
+  bytes: number;
+  parseUs: number;
+  referenceUs: number;
+  bytePathUs: number;
+}
+
+function store(): Store {
+  return new Store({ ...defaultStoreConfig({}), maxRows: 50_000_000, maxBytes: 64 * 2 ** 30, retentionUs: 1e18 });
+}
+
+/** CPU time (user + system) of f in µs: on a shared machine, time off the CPU does not count. */
+function timeUs(f: () => void): number {
+  const t = process.cpuUsage();
+  f();
+  const d = process.cpuUsage(t);
+  return d.user + d.system;
+}
+
+/** Best of `rounds` passes over all bodies (a fresh store per pass), µs per event. */
+export function inproc(bodies: Body[], nowUs: number, rounds = 3): InprocFigure {
+  const events = bodies.reduce((a, b) => a + b.events, 0), bytes = bodies.reduce((a, b) => a + b.bytes.length, 0);
+  let parse = Infinity, ref = Infinity, fast = Infinity;
+  for (let r = 0; r < rounds; r++) {
+    parse = Math.min(parse, timeUs(() => { for (const b of bodies) JSON.parse(b.bytes.toString('utf8')); }));
+    const s1 = store();
+    ref = Math.min(ref, timeUs(() => { for (const b of bodies) s1.source(b.source)!.ingest(parseEventsBody(b.bytes, 'application/json'), nowUs); }));
+    const s2 = store();
+    fast = Math.min(fast, timeUs(() => {
+      for (const b of bodies) {
+        const x = s2.source(b.source)!.ingestBytes(b.bytes, false, nowUs);
+        if (typeof x === 'string') throw new Error(`the byte path declined a bench body: ${x}`);
+      }
+    }));
+  }
+  return { events, bytes, parseUs: parse / events, referenceUs: ref / events, bytePathUs: fast / events };
+}

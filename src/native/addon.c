@@ -1,0 +1,134 @@
+/* N-API entry point of ringql's ingest addon: transform(body, ndjson, maxDepth, maxStringBytes,
+ * nowUs, projectPath, hotPaths, idSeed) → {n, rows, meta, strs, strEnds, descs, descEnds} or a reason string. */
+#include <node_api.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "transform.h"
+
+#define CHECK(call) do { if ((call) != napi_ok) { napi_throw_error(env, NULL, "ringql_ingest: " #call " failed"); goto out; } } while (0)
+#define MAX_PARSE_DEPTH 400
+
+static int read_path(napi_env env, napi_value arr, path_t *p) {
+  uint32_t n;
+  if (napi_get_array_length(env, arr, &n) != napi_ok) return 0;
+  p->n = n;
+  p->segs = calloc(n ? n : 1, sizeof(char *));
+  p->lens = calloc(n ? n : 1, sizeof(size_t));
+  if (!p->segs || !p->lens) return 0;
+  for (uint32_t i = 0; i < n; i++) {
+    napi_value s;
+    size_t len;
+    if (napi_get_element(env, arr, i, &s) != napi_ok) return 0;
+    if (napi_get_value_string_utf8(env, s, NULL, 0, &len) != napi_ok) return 0;
+    char *buf = malloc(len + 1);
+    if (!buf) return 0;
+    napi_get_value_string_utf8(env, s, buf, len + 1, &len);
+    p->segs[i] = buf;
+    ((size_t *)p->lens)[i] = len;
+  }
+  return 1;
+}
+
+static void free_path(path_t *p) {
+  if (p->segs) for (size_t i = 0; i < p->n; i++) free((void *)p->segs[i]);
+  free((void *)p->segs);
+  free((void *)p->lens);
+}
+
+static napi_value u32_array(napi_env env, const uint32_t *src, size_t n) {
+  napi_value ab, ta;
+  void *data;
+  if (napi_create_arraybuffer(env, n * 4, &data, &ab) != napi_ok) return NULL;
+  if (n) memcpy(data, src, n * 4);
+  if (napi_create_typedarray(env, napi_uint32_array, n, ab, 0, &ta) != napi_ok) return NULL;
+  return ta;
+}
+
+static void free_rows(napi_env env, void *data, void *hint) {
+  (void)env;
+  (void)hint;
+  free(data);
+}
+
+static napi_value result_object(napi_env env, ctx_t *c) {
+  napi_value obj, v, ab;
+  void *data;
+  if (napi_create_object(env, &obj) != napi_ok) return NULL;
+  napi_create_uint32(env, (uint32_t)c->events, &v);
+  napi_set_named_property(env, obj, "n", v);
+  /* The rows (the bulk of the output) are handed over without a copy; V8 frees them with the Buffer. */
+  if (c->rows.n > 0 && napi_create_external_buffer(env, c->rows.n, c->rows.p, free_rows, NULL, &v) == napi_ok) {
+    c->rows.p = NULL;
+    c->rows.n = c->rows.cap = 0;
+  } else {
+    napi_create_buffer_copy(env, c->rows.n, c->rows.p ? (void *)c->rows.p : (void *)"", NULL, &v);
+  }
+  napi_set_named_property(env, obj, "rows", v);
+  napi_create_arraybuffer(env, c->nmeta * sizeof(double), &data, &ab);
+  if (c->nmeta) memcpy(data, c->meta, c->nmeta * sizeof(double));
+  napi_create_typedarray(env, napi_float64_array, c->nmeta, ab, 0, &v);
+  napi_set_named_property(env, obj, "meta", v);
+  napi_create_buffer_copy(env, c->strs.data.n, c->strs.data.p ? (void *)c->strs.data.p : (void *)"", NULL, &v);
+  napi_set_named_property(env, obj, "strs", v);
+  napi_set_named_property(env, obj, "strEnds", u32_array(env, c->strs.ends, c->strs.n));
+  napi_create_buffer_copy(env, c->descs.data.n, c->descs.data.p ? (void *)c->descs.data.p : (void *)"", NULL, &v);
+  napi_set_named_property(env, obj, "descs", v);
+  napi_set_named_property(env, obj, "descEnds", u32_array(env, c->descs.ends, c->descs.n));
+  return obj;
+}
+
+static napi_value transform(napi_env env, napi_callback_info info) {
+  size_t argc = 8;
+  napi_value argv[8], ret = NULL;
+  ctx_t c;
+  memset(&c, 0, sizeof c);
+  void *body = NULL;
+  size_t blen = 0;
+  bool ndjson;
+  int32_t depth;
+  double maxs, now;
+  uint32_t nhot = 0;
+  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  if (argc < 8) { napi_throw_type_error(env, NULL, "transform takes 8 arguments"); goto out; }
+  void *seed;
+  size_t seedlen;
+  CHECK(napi_get_buffer_info(env, argv[7], &seed, &seedlen));
+  if (seedlen != 16) { napi_throw_range_error(env, NULL, "the id seed must be 16 bytes"); goto out; }
+  memcpy(c.seed, seed, 16);
+  CHECK(napi_get_buffer_info(env, argv[0], &body, &blen));
+  CHECK(napi_get_value_bool(env, argv[1], &ndjson));
+  CHECK(napi_get_value_int32(env, argv[2], &depth));
+  CHECK(napi_get_value_double(env, argv[3], &maxs));
+  CHECK(napi_get_value_double(env, argv[4], &now));
+  c.max_depth = depth > MAX_PARSE_DEPTH ? MAX_PARSE_DEPTH : depth;
+  c.max_string_bytes = (int64_t)maxs;
+  c.now_us = (int64_t)now;
+  if (!read_path(env, argv[5], &c.project)) { napi_throw_error(env, NULL, "ringql_ingest: bad project path"); goto out; }
+  CHECK(napi_get_array_length(env, argv[6], &nhot));
+  c.hot = calloc(nhot ? nhot : 1, sizeof(path_t));
+  c.nhot = nhot;
+  for (uint32_t h = 0; h < nhot; h++) {
+    napi_value p;
+    CHECK(napi_get_element(env, argv[6], h, &p));
+    if (!read_path(env, p, &c.hot[h])) { napi_throw_error(env, NULL, "ringql_ingest: bad hot path"); goto out; }
+  }
+  const char *why = transform_body(&c, (const uint8_t *)body, blen, ndjson);
+  if (why) CHECK(napi_create_string_utf8(env, why, NAPI_AUTO_LENGTH, &ret));
+  else ret = result_object(env, &c);
+out:
+  free_path(&c.project);
+  if (c.hot) for (size_t h = 0; h < c.nhot; h++) free_path(&c.hot[h]);
+  free(c.hot);
+  ctx_free(&c);
+  return ret;
+}
+
+static napi_value init(napi_env env, napi_value exports) {
+  napi_value fn;
+  napi_create_function(env, "transform", NAPI_AUTO_LENGTH, transform, NULL, &fn);
+  napi_set_named_property(env, exports, "transform", fn);
+  return exports;
+}
+
+NAPI_MODULE(NODE_GYP_MODULE_NAME, init)

@@ -1,0 +1,13 @@
+# ringql's byte-level ingest addon (see README.md); built by `npm ci` through the root package's
+# install script: node-gyp rebuild -C src/native (Node headers from npm_config_nodedir).
+{
+  "targets": [
+    {
+      "target_name": "ringql_ingest",
+      "sources": ["addon.c", "transform.c", "tape.c", "es-number.c", "iso-time.c"],
+      "cflags": ["-O2", "-std=gnu11", "-Wall", "-Wextra", "-Wno-unused-parameter"],
+      "cflags!": ["-O3"],
+      "defines": ["NAPI_VERSION=8"]
+    }
+  ]
+}

@@ -1,0 +1,346 @@
+/* A strict JSON parser into a tape (see tape.h): RFC 8259 grammar as JSON.parse takes it, strings
+ * decoded to UTF-8 in an arena, anything the transform cannot reproduce exactly reported as a reason. */
+#include "tape.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_KEYS 256
+
+void b_grow(bytes_t *b, size_t extra) {
+  if (b->oom || b->n + extra <= b->cap) return;
+  size_t cap = b->cap ? b->cap : 256;
+  while (cap < b->n + extra) cap *= 2;
+  uint8_t *p = realloc(b->p, cap);
+  if (!p) { b->oom = 1; return; }
+  b->p = p;
+  b->cap = cap;
+}
+
+void b_u32(bytes_t *b, uint32_t v) {
+  uint8_t x[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
+  b_put(b, x, 4);
+}
+
+void b_free(bytes_t *b) {
+  free(b->p);
+  b->p = NULL;
+  b->n = b->cap = 0;
+}
+
+void tape_reset(tape_t *t) {
+  t->n = 0;
+  t->arena.n = 0;
+}
+
+void tape_free(tape_t *t) {
+  free(t->nodes);
+  t->nodes = NULL;
+  t->n = t->cap = 0;
+  b_free(&t->arena);
+}
+
+typedef struct {
+  tape_t *t;
+  const uint8_t *in;
+  size_t p, end;
+  int max_depth;
+} parser_t;
+
+static inline void skip_ws(parser_t *s) {
+  while (s->p < s->end) {
+    uint8_t c = s->in[s->p];
+    if (c != ' ' && c != '\t' && c != '\n' && c != '\r') break;
+    s->p++;
+  }
+}
+
+static long new_node(parser_t *s, uint8_t type) {
+  tape_t *t = s->t;
+  if (t->n == t->cap) {
+    size_t cap = t->cap ? t->cap * 2 : 1024;
+    node_t *nn = realloc(t->nodes, cap * sizeof(node_t));
+    if (!nn) { t->oom = 1; return -1; }
+    t->nodes = nn;
+    t->cap = cap;
+  }
+  node_t *n = &t->nodes[t->n];
+  memset(n, 0, sizeof *n);
+  n->t = type;
+  return (long)t->n++;
+}
+
+static int hexval(uint8_t c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+static long read_u4(parser_t *s) {
+  if (s->end - s->p < 4) return -1;
+  long v = 0;
+  for (int i = 0; i < 4; i++) {
+    int h = hexval(s->in[s->p + i]);
+    if (h < 0) return -1;
+    v = v * 16 + h;
+  }
+  s->p += 4;
+  return v;
+}
+
+static void put_utf8(bytes_t *b, uint32_t cp) {
+  uint8_t x[4];
+  size_t n;
+  if (cp < 0x80) { x[0] = (uint8_t)cp; n = 1; }
+  else if (cp < 0x800) { x[0] = 0xC0 | (cp >> 6); x[1] = 0x80 | (cp & 0x3F); n = 2; }
+  else if (cp < 0x10000) { x[0] = 0xE0 | (cp >> 12); x[1] = 0x80 | ((cp >> 6) & 0x3F); x[2] = 0x80 | (cp & 0x3F); n = 3; }
+  else { x[0] = 0xF0 | (cp >> 18); x[1] = 0x80 | ((cp >> 12) & 0x3F); x[2] = 0x80 | ((cp >> 6) & 0x3F); x[3] = 0x80 | (cp & 0x3F); n = 4; }
+  b_put(b, x, n);
+}
+
+/* Length of the valid UTF-8 sequence starting at in[p] (a lead byte >= 0x80), or 0 when invalid. */
+static size_t utf8_seq(const uint8_t *in, size_t p, size_t end) {
+  uint8_t c = in[p];
+  size_t n;
+  uint8_t lo = 0x80, hi = 0xBF;
+  if (c >= 0xC2 && c <= 0xDF) n = 2;
+  else if (c >= 0xE0 && c <= 0xEF) { n = 3; if (c == 0xE0) lo = 0xA0; if (c == 0xED) hi = 0x9F; }
+  else if (c >= 0xF0 && c <= 0xF4) { n = 4; if (c == 0xF0) lo = 0x90; if (c == 0xF4) hi = 0x8F; }
+  else return 0;
+  if (end - p < n) return 0;
+  if (in[p + 1] < lo || in[p + 1] > hi) return 0;
+  for (size_t i = 2; i < n; i++) if ((in[p + i] & 0xC0) != 0x80) return 0;
+  return n;
+}
+
+/* The string at s->p (after its opening quote): its own input bytes when it has no escapes (*in_input
+ * = 1, off into the input), else decoded into the arena. */
+static const char *parse_string(parser_t *s, uint32_t *off, uint32_t *len, uint8_t *in_input) {
+  size_t q = s->p;
+  for (;;) {
+    while (q + 8 <= s->end && !json_special8(s->in + q, 1)) q += 8;
+    while (q < s->end) {
+      uint8_t c = s->in[q];
+      if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) break;
+      q++;
+    }
+    if (q < s->end && s->in[q] >= 0x80) {
+      size_t n = utf8_seq(s->in, q, s->end);
+      if (n == 0) return "invalid UTF-8";
+      q += n;
+      continue;
+    }
+    break;
+  }
+  if (q < s->end && s->in[q] == '"') {
+    *in_input = 1;
+    *off = (uint32_t)s->p;
+    *len = (uint32_t)(q - s->p);
+    s->p = q + 1;
+    return NULL;
+  }
+  *in_input = 0;
+  bytes_t *a = &s->t->arena;
+  *off = (uint32_t)a->n;
+  for (;;) {
+    size_t q = s->p;
+    while (q < s->end) {
+      uint8_t c = s->in[q];
+      if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) break;
+      q++;
+    }
+    if (q > s->p) b_put(a, s->in + s->p, q - s->p);
+    s->p = q;
+    if (q >= s->end) return "invalid JSON (unterminated string)";
+    uint8_t c = s->in[q];
+    if (c == '"') { s->p++; break; }
+    if (c < 0x20) return "invalid JSON (control character in a string)";
+    if (c >= 0x80) {
+      size_t n = utf8_seq(s->in, q, s->end);
+      if (n == 0) return "invalid UTF-8";
+      b_put(a, s->in + q, n);
+      s->p += n;
+      continue;
+    }
+    if (s->p + 1 >= s->end) return "invalid JSON (unterminated escape)";
+    uint8_t e = s->in[s->p + 1];
+    s->p += 2;
+    switch (e) {
+      case '"': b_byte(a, '"'); break;
+      case '\\': b_byte(a, '\\'); break;
+      case '/': b_byte(a, '/'); break;
+      case 'b': b_byte(a, '\b'); break;
+      case 'f': b_byte(a, '\f'); break;
+      case 'n': b_byte(a, '\n'); break;
+      case 'r': b_byte(a, '\r'); break;
+      case 't': b_byte(a, '\t'); break;
+      case 'u': {
+        long u = read_u4(s);
+        if (u < 0) return "invalid JSON (bad \\u escape)";
+        if (u >= 0xDC00 && u <= 0xDFFF) return "a lone surrogate";
+        if (u >= 0xD800 && u <= 0xDBFF) {
+          if (s->end - s->p < 6 || s->in[s->p] != '\\' || s->in[s->p + 1] != 'u') return "a lone surrogate";
+          s->p += 2;
+          long lo = read_u4(s);
+          if (lo < 0) return "invalid JSON (bad \\u escape)";
+          if (lo < 0xDC00 || lo > 0xDFFF) return "a lone surrogate";
+          u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
+        }
+        put_utf8(a, (uint32_t)u);
+        break;
+      }
+      default: return "invalid JSON (bad escape)";
+    }
+  }
+  if (a->oom) return "out of memory";
+  *len = (uint32_t)(a->n - *off);
+  return NULL;
+}
+
+static const char *parse_number(parser_t *s, node_t *n) {
+  size_t st = s->p, p = s->p;
+  const uint8_t *in = s->in;
+  int digits = 0, plain = 1;
+  if (p < s->end && in[p] == '-') p++;
+  if (p >= s->end) return "invalid JSON (number)";
+  if (in[p] == '0') { p++; digits = 1; }
+  else if (in[p] >= '1' && in[p] <= '9') { while (p < s->end && in[p] >= '0' && in[p] <= '9') { p++; digits++; } }
+  else return "invalid JSON (number)";
+  if (p < s->end && in[p] == '.') {
+    plain = 0;
+    p++;
+    size_t f = p;
+    while (p < s->end && in[p] >= '0' && in[p] <= '9') p++;
+    if (p == f) return "invalid JSON (number)";
+  }
+  if (p < s->end && (in[p] == 'e' || in[p] == 'E')) {
+    plain = 0;
+    p++;
+    if (p < s->end && (in[p] == '+' || in[p] == '-')) p++;
+    size_t f = p;
+    while (p < s->end && in[p] >= '0' && in[p] <= '9') p++;
+    if (p == f) return "invalid JSON (number)";
+  }
+  n->voff = (uint32_t)st;
+  n->vlen = (uint32_t)(p - st);
+  n->small_int = plain && digits <= 15;
+  s->p = p;
+  return NULL;
+}
+
+static int is_index_key(const uint8_t *k, uint32_t len) {
+  if (len == 0 || len > 10) return 0;
+  for (uint32_t i = 0; i < len; i++) if (k[i] < '0' || k[i] > '9') return 0;
+  return 1;
+}
+
+static const char *parse_value(parser_t *s, int depth);
+
+static const char *parse_object(parser_t *s, long self, int depth) {
+  uint32_t count = 0;
+  skip_ws(s);
+  if (s->p < s->end && s->in[s->p] == '}') { s->p++; goto done; }
+  for (;;) {
+    skip_ws(s);
+    if (s->p >= s->end || s->in[s->p] != '"') return "invalid JSON (expected a key)";
+    s->p++;
+    uint32_t koff, klen;
+    uint8_t kin;
+    const char *err = parse_string(s, &koff, &klen, &kin);
+    if (err) return err;
+    const uint8_t *k = kin ? s->in + koff : s->t->arena.p + koff;
+    if (is_index_key(k, klen)) return "an array-index key";
+    if (count == MAX_KEYS) return "an object with too many keys";
+    /* Earlier members are the nodes self+1, then each one's `next`. */
+    for (uint32_t i = 0, c = (uint32_t)self + 1; i < count; i++, c = s->t->nodes[c].next) {
+      const node_t *m = &s->t->nodes[c];
+      if (m->klen == klen && memcmp(key_of(s->t, s->in, m), k, klen) == 0) return "a duplicate key";
+    }
+    count++;
+    skip_ws(s);
+    if (s->p >= s->end || s->in[s->p] != ':') return "invalid JSON (expected ':')";
+    s->p++;
+    long child = (long)s->t->n;
+    err = parse_value(s, depth + 1);
+    if (err) return err;
+    s->t->nodes[child].koff = koff;
+    s->t->nodes[child].klen = klen;
+    s->t->nodes[child].kin = kin;
+    skip_ws(s);
+    if (s->p < s->end && s->in[s->p] == ',') { s->p++; continue; }
+    if (s->p < s->end && s->in[s->p] == '}') { s->p++; break; }
+    return "invalid JSON (expected ',' or '}')";
+  }
+done:
+  s->t->nodes[self].count = count;
+  return NULL;
+}
+
+static const char *parse_array(parser_t *s, long self, int depth) {
+  uint32_t count = 0;
+  skip_ws(s);
+  if (s->p < s->end && s->in[s->p] == ']') { s->p++; goto done; }
+  for (;;) {
+    const char *err = parse_value(s, depth + 1);
+    if (err) return err;
+    count++;
+    skip_ws(s);
+    if (s->p < s->end && s->in[s->p] == ',') { s->p++; continue; }
+    if (s->p < s->end && s->in[s->p] == ']') { s->p++; break; }
+    return "invalid JSON (expected ',' or ']')";
+  }
+done:
+  s->t->nodes[self].count = count;
+  return NULL;
+}
+
+static int lit(parser_t *s, const char *w, size_t n) {
+  if (s->end - s->p < n || memcmp(s->in + s->p, w, n) != 0) return 0;
+  s->p += n;
+  return 1;
+}
+
+static const char *parse_value(parser_t *s, int depth) {
+  skip_ws(s);
+  if (s->p >= s->end) return "invalid JSON (unexpected end)";
+  if (depth > s->max_depth) return "nesting deeper than the limit";
+  uint8_t c = s->in[s->p];
+  long self;
+  const char *err = NULL;
+  switch (c) {
+    case '{': self = new_node(s, T_OBJ); if (self < 0) return "out of memory"; s->p++; err = parse_object(s, self, depth); break;
+    case '[': self = new_node(s, T_ARR); if (self < 0) return "out of memory"; s->p++; err = parse_array(s, self, depth); break;
+    case '"': {
+      self = new_node(s, T_STR);
+      if (self < 0) return "out of memory";
+      s->p++;
+      uint32_t off, len;
+      uint8_t vin;
+      err = parse_string(s, &off, &len, &vin);
+      if (!err) { s->t->nodes[self].voff = off; s->t->nodes[self].vlen = len; s->t->nodes[self].vin = vin; }
+      break;
+    }
+    case 't': self = new_node(s, T_TRUE); if (self < 0) return "out of memory"; if (!lit(s, "true", 4)) return "invalid JSON (literal)"; break;
+    case 'f': self = new_node(s, T_FALSE); if (self < 0) return "out of memory"; if (!lit(s, "false", 5)) return "invalid JSON (literal)"; break;
+    case 'n': self = new_node(s, T_NULL); if (self < 0) return "out of memory"; if (!lit(s, "null", 4)) return "invalid JSON (literal)"; break;
+    default:
+      if (c != '-' && (c < '0' || c > '9')) return "invalid JSON (unexpected character)";
+      self = new_node(s, T_NUM);
+      if (self < 0) return "out of memory";
+      err = parse_number(s, &s->t->nodes[self]);
+  }
+  if (err) return err;
+  s->t->nodes[self].next = (uint32_t)s->t->n;
+  return NULL;
+}
+
+const char *tape_parse(tape_t *t, const uint8_t *in, size_t *pos, size_t end, int max_depth) {
+  parser_t s = {t, in, *pos, end, max_depth};
+  const char *err = parse_value(&s, 1);
+  if (!err && (t->oom || t->arena.oom)) err = "out of memory";
+  if (err) return err;
+  skip_ws(&s);
+  *pos = s.p;
+  return NULL;
+}

@@ -1,0 +1,95 @@
+/* The byte-level ingest addon's shared types: a growable byte buffer, and the tape one JSON value is
+ * parsed into (nodes in document order, decoded strings in an arena) so the transform can walk it. */
+#ifndef RINGQL_TAPE_H
+#define RINGQL_TAPE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+typedef struct {
+  uint8_t *p;
+  size_t n, cap;
+  int oom;
+} bytes_t;
+
+void b_grow(bytes_t *b, size_t extra);
+static inline void b_reserve(bytes_t *b, size_t extra) {
+  if (b->n + extra > b->cap) b_grow(b, extra);
+}
+static inline void b_put(bytes_t *b, const void *src, size_t n) {
+  b_reserve(b, n);
+  if (b->oom) return;
+  memcpy(b->p + b->n, src, n);
+  b->n += n;
+}
+static inline void b_byte(bytes_t *b, uint8_t c) {
+  if (b->n + 1 > b->cap) b_reserve(b, 1);
+  if (!b->oom) b->p[b->n++] = c;
+}
+void b_u32(bytes_t *b, uint32_t v);
+void b_free(bytes_t *b);
+
+enum { T_NULL, T_FALSE, T_TRUE, T_NUM, T_STR, T_OBJ, T_ARR };
+
+typedef struct {
+  uint8_t t;
+  /* Numbers: 1 when the token is an integer of at most 15 digits (exact as a double, text kept). */
+  uint8_t small_int;
+  /* 1 when the key / string value is its own bytes in the input (no escapes), else in the arena. */
+  uint8_t kin, vin;
+  /* Index of the node after this one's subtree. */
+  uint32_t next;
+  /* Members (objects) or elements (arrays). */
+  uint32_t count;
+  /* Members: the decoded key in the arena. */
+  uint32_t koff, klen;
+  /* Strings: decoded bytes in the arena; numbers: the token in the input. */
+  uint32_t voff, vlen;
+} node_t;
+
+typedef struct {
+  node_t *nodes;
+  size_t n, cap;
+  bytes_t arena;
+  int oom;
+} tape_t;
+
+static inline const uint8_t *key_of(const tape_t *t, const uint8_t *in, const node_t *n) {
+  return n->kin ? in + n->koff : t->arena.p + n->koff;
+}
+static inline const uint8_t *str_of(const tape_t *t, const uint8_t *in, const node_t *n) {
+  return n->vin ? in + n->voff : t->arena.p + n->voff;
+}
+
+#define ONES 0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+
+/* Nonzero when one of 8 bytes may be '"', '\\' or a control character (a hit may make the bytes above
+ * it look like hits too; callers then go byte by byte), or (with `high`) is >= 0x80. */
+static inline uint64_t json_special8(const uint8_t *p, int high) {
+  uint64_t x;
+  memcpy(&x, p, 8);
+  uint64_t q = x ^ (ONES * '"'), b = x ^ (ONES * '\\');
+  uint64_t hit = ((x - ONES * 0x20) | (q - ONES) | (b - ONES)) & ~x & HIGHS;
+  return high ? hit | (x & HIGHS) : hit;
+}
+
+/* Why a body is left to the reference (JS) path; NULL reason = parsed. */
+typedef struct {
+  const char *reason;
+} verdict_t;
+
+/* Parses one JSON value at in[*pos..end) (JSON whitespace around it skipped, *pos left after it).
+ * Returns NULL on success, else a reason: invalid JSON, invalid UTF-8, a lone surrogate, nesting
+ * deeper than max_depth, an object with duplicate, too many or array-index keys. */
+const char *tape_parse(tape_t *t, const uint8_t *in, size_t *pos, size_t end, int max_depth);
+void tape_reset(tape_t *t);
+void tape_free(tape_t *t);
+
+/* ECMAScript Number::toString of the number token in[0..len) (what JSON.stringify writes for the
+ * parsed double; non-finite → "null" when json, else returns 0). Writes into out (>= 32 bytes). */
+int es_number(const uint8_t *tok, size_t len, char *out, int json);
+double token_double(const uint8_t *tok, size_t len);
+
+#endif

@@ -1,0 +1,65 @@
+// A body transformed by the ingest addon, read for the store: its interned strings decoded once per
+// batch, hot values by kind, and the shapes its events' schema descriptors give.
+
+import { INEXACT, type HotValue } from './hot-paths.ts';
+import { INGEST_ADDON, metaStride, type NativeBatch } from './native-ingest.ts';
+import { FieldLimitError, type SchemaTree } from './schema-tree.ts';
+import type { ShapeCache } from './schema-replay.ts';
+import type { SourceDef } from './types.ts';
+
+export interface TransformLimits {
+  maxEventDepth: number;
+  maxStringBytes: number;
+}
+
+/** The addon's transform of `body`; a string says why the reference (JS) path must take the body. */
+export function transformBody(body: Buffer, ndjson: boolean, def: SourceDef, hotPaths: readonly (readonly string[])[], lim: TransformLimits, fillUs: number, idSeed: Buffer): NativeBatch | string {
+  if (!Number.isSafeInteger(fillUs)) return 'a fill-in time that is not an integer';
+  return INGEST_ADDON.transform(body, ndjson, lim.maxEventDepth, lim.maxStringBytes, fillUs, def.projectPath, hotPaths, idSeed);
+}
+
+export function batchStrings(b: NativeBatch): string[] {
+  const out = new Array<string>(b.strEnds.length);
+  let start = 0;
+  for (let i = 0; i < out.length; i++) {
+    const end = b.strEnds[i]!;
+    out[i] = b.strs.toString('utf8', start, end);
+    start = end;
+  }
+  return out;
+}
+
+/** Kinds written by the addon: 0 null, 1 INEXACT, 2 string (value = string id), 3 number, 4 true, 5 false. */
+export function hotValueOf(kind: number, value: number, strs: readonly string[]): HotValue {
+  switch (kind) {
+    case 0: return null;
+    case 1: return INEXACT;
+    case 2: return strs[value]!;
+    case 3: return value;
+    case 4: return true;
+    default: return false;
+  }
+}
+
+/**
+ * The shape of every event, growing `schema` (inside the caller's begin/commit). null when an event
+ * would pass the field bound: the schema is rolled back and the reference path must judge the batch.
+ */
+export function batchShapes(b: NativeBatch, hotCount: number, schema: SchemaTree, cache: ShapeCache): Uint32Array | null {
+  const stride = metaStride(hotCount);
+  const keys = new Array<string | undefined>(b.descEnds.length);
+  const shapes = new Uint32Array(b.n);
+  try {
+    for (let i = 0; i < b.n; i++) {
+      const d = b.meta[i * stride + 5]!;
+      const start = d === 0 ? 0 : b.descEnds[d - 1]!, end = b.descEnds[d]!;
+      const key = (keys[d] ??= b.descs.toString('latin1', start, end));
+      shapes[i] = cache.shapeOf(schema, b.descs, start, end, key);
+    }
+  } catch (e) {
+    schema.rollback();
+    if (e instanceof FieldLimitError) return null;
+    throw e;
+  }
+  return shapes;
+}
