@@ -265,6 +265,8 @@ export class SourceStore {
     this.enforceCapacity();
     this.compactHotDicts();
     this.pruneSchema();
+    // As after ingest(): the Store holds the process to its memory budget here.
+    this.afterIngest?.();
     return { stored, dropped };
   }
 

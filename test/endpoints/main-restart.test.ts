@@ -53,9 +53,11 @@ describe('main over a state directory', () => {
     }
     const dir = join(stateDir, 'endpoints');
     writeFileSync(join(dir, `${readdirSync(dir)[0]!}.999.tmp`), '{"cut short');
-    // The events that carried the field are gone by the next start (as after retention evicted them):
+    // The events that carried the field (in the log and the shutdown checkpoint) are gone by the next
+    // start (as after retention evicted them):
     // without them the field is unknown, which is the case under test.
     rmSync(join(stateDir, 'wal'), { recursive: true, force: true });
+    rmSync(join(stateDir, 'checkpoint'), { recursive: true, force: true });
 
     const second = await startMain();
     try {
