@@ -1,7 +1,7 @@
 // The one file that wires ringql together: configuration from the environment, the store and query
 // service, the HTTP server, demo data (RINGQL_DEMO=1) with a live trickle, and graceful shutdown.
 
-import { loadConfig, type Env, type RingqlConfig } from './core/config.ts';
+import { DEFAULT_CHECKPOINT_BYTES, loadConfig, type Env, type RingqlConfig } from './core/config.ts';
 import { randomUUID } from 'node:crypto';
 import { totalmem } from 'node:os';
 import { createQueryService, type EngineService } from './endpoints/service.ts';
@@ -16,8 +16,8 @@ import { parseEventsBody } from './http/events-body.ts';
 import type { DemoMessage, DemoWorkerData } from './gen/demo-worker.ts';
 
 const EVICT_EVERY_MS = 60_000;
-/** A checkpoint is taken (on the eviction timer) once the write-ahead log holds this much. */
-const CHECKPOINT_WAL_BYTES = 16 * 1024 * 1024;
+/** How often the write-ahead log's size is checked against RINGQL_CHECKPOINT_BYTES. */
+const CHECKPOINT_CHECK_MS = 1000;
 const DEMO = { events: 300_000, projects: 5, days: 7, seed: 42, batch: 1000, tricklePerSourcePerSecond: 3 };
 
 /** The parsed configuration, with what main resolves from it (tokens, command line). */
@@ -203,9 +203,13 @@ async function main(): Promise<void> {
     store.evict(now);
     // Log files whose every event is past retention are evicted from memory already: let them go.
     recovered.wal.dropOlderThan(now - store.config.retentionUs);
-    if (recovered.wal.stats().bytes >= CHECKPOINT_WAL_BYTES) void checkpoint('log size');
   }, EVICT_EVERY_MS);
   evictTimer.unref();
+  const checkpointBytes = cfg.durability.checkpointBytes ?? DEFAULT_CHECKPOINT_BYTES;
+  const checkpointTimer = setInterval(() => {
+    if (recovered.wal.stats().bytes >= checkpointBytes) void checkpoint('log size');
+  }, CHECKPOINT_CHECK_MS);
+  checkpointTimer.unref();
 
   let stopping = false;
   const shutdown = (signal: string): void => {
@@ -217,6 +221,7 @@ async function main(): Promise<void> {
     log(`ringql: ${signal}: finishing in-flight requests`);
     stopTrickle();
     clearInterval(evictTimer);
+    clearInterval(checkpointTimer);
     server
       .close()
       .then(() => checkpoint('shutdown'))

@@ -19,6 +19,7 @@ export const CONFIG_VARS: readonly ConfigVarDoc[] = [
   { names: ['RINGQL_STATE_DIR'], default: '`.state/` in the checkout (git-ignored)', meaning: 'where created endpoints and the write-ahead log are kept' },
   { names: ['RINGQL_FSYNC'], default: '`interval`', meaning: '`always`: every ingest answer waits for an fsync (shared); `interval`: at most every `RINGQL_FSYNC_MS` (see above for what each survives)' },
   { names: ['RINGQL_FSYNC_MS'], default: '`100`', meaning: 'fsync interval of the `interval` mode, 1 to 60000' },
+  { names: ['RINGQL_CHECKPOINT_BYTES'], default: '`16777216` (16 MiB)', meaning: 'a checkpoint (sealed segments and a snapshot of the rest, written as files; the log is cut past it) is taken once the write-ahead log holds this many bytes, checked every second, and at SIGTERM; 4096 or more' },
   { names: ['RINGQL_RETENTION_HOURS'], default: '`192`', meaning: 'events older than this (by event time) are evicted' },
   { names: ['RINGQL_MAX_ROWS_PER_SOURCE'], default: '`10000000`', meaning: 'row capacity per source; the oldest go first' },
   { names: ['RINGQL_MAX_BYTES_PER_SOURCE'], default: 'half the machine\'s memory ÷ 9', meaning: 'resident-bytes capacity per source, counting sealed rows compressed (blocks, their tables and the row columns) and open rows as they are (the oldest go first). Rows live outside the V8 heap, so the machine\'s memory is the bound; a capacity whose full store could not fit in it is warned about at start' },

@@ -74,7 +74,11 @@ export interface HttpLimits {
 export interface DurabilityConfig {
   fsync: 'always' | 'interval';
   fsyncMs: number;
+  /** RINGQL_CHECKPOINT_BYTES: a checkpoint is taken once the write-ahead log holds this much (default 16 MiB). */
+  checkpointBytes?: number;
 }
+
+export const DEFAULT_CHECKPOINT_BYTES = 16 * 1024 * 1024;
 
 export interface StoreSettings {
   retentionUs: number;
@@ -177,7 +181,11 @@ export function httpLimitsConfig(env: Env, perKindDefault: number): HttpLimits {
 }
 
 export function durabilityConfig(env: Env): DurabilityConfig {
-  return { fsync: choiceVar(env, 'RINGQL_FSYNC', 'interval', ['always', 'interval'] as const), fsyncMs: intVar(env, 'RINGQL_FSYNC_MS', 100, 1, 60_000) };
+  return {
+    fsync: choiceVar(env, 'RINGQL_FSYNC', 'interval', ['always', 'interval'] as const),
+    fsyncMs: intVar(env, 'RINGQL_FSYNC_MS', 100, 1, 60_000),
+    checkpointBytes: intVar(env, 'RINGQL_CHECKPOINT_BYTES', DEFAULT_CHECKPOINT_BYTES, 4096, 2 ** 40),
+  };
 }
 
 export function storeSettings(env: Env): StoreSettings {

@@ -19,7 +19,7 @@ describe('loadConfig', () => {
       maxConcurrentRequests: 512, maxConcurrentQueries: 2 * availableParallelism(), maxFieldsPerSource: 10_000,
     });
     expect(c.http).toEqual({ maxUrlBytes: 65_536, inflight: { ingest: 512, query: 512, other: 512 }, bodyTimeoutMs: 10_000, bodyIdleTimeoutMs: 5000 });
-    expect(c.durability).toEqual({ fsync: 'interval', fsyncMs: 100 });
+    expect(c.durability).toEqual({ fsync: 'interval', fsyncMs: 100, checkpointBytes: 16 * 1024 * 1024 });
     expect(c.store).toEqual({ retentionUs: 192 * 3600 * 1e6, maxRows: 10_000_000, maxBytesPerSource: null, maxMemory: Math.floor(totalmem() * 0.5), sourceLimits: new Map() });
     expect(c.cache).toEqual({});
     expect(c.budget).toEqual({ timeoutMs: 10_000, maxRows: 200_000_000, maxValueBytes: 16 * MIB });

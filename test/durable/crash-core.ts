@@ -33,8 +33,11 @@ function request(port: number, method: string, path: string, body?: string): Pro
   });
 }
 
+/** A small RINGQL_CHECKPOINT_BYTES, so kills also land during and between checkpoints (recovery = checkpoint + log tail). */
+const CHECKPOINT_BYTES = '65536';
+
 function start(port: number, stateDir: string, fsync: string): Promise<ChildProcess> {
-  return startMainProcess(port, { RINGQL_ACCESS_TOKENS: TOKEN, RINGQL_STATE_DIR: stateDir, RINGQL_FSYNC: fsync });
+  return startMainProcess(port, { RINGQL_ACCESS_TOKENS: TOKEN, RINGQL_STATE_DIR: stateDir, RINGQL_FSYNC: fsync, RINGQL_CHECKPOINT_BYTES: CHECKPOINT_BYTES });
 }
 
 const COUNTS_SQL = "select b, n from (select split(event_message, ':')[offset(0)] as b, count(*) as n from `edge.logs.prod` where project = 'crash' group by b) " +
