@@ -1,7 +1,17 @@
 #!/usr/bin/env node
-// Entry point of the `ringql` bin: the compiled CLI in dist/ when it is as new as the sources (npm ci and
-// npm start build it), else the TypeScript through tsx (a runtime dependency).
-import { distIsFresh } from './dist-fresh.mjs';
+// Entry point of the `ringql` bin: the compiled CLI in dist/ when it is as new as the sources (npm start
+// builds it), else the TypeScript through tsx (a runtime dependency). The native ingest addon is built
+// first when it is missing (through npm, which gives node-gyp the Node headers), saying so.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, distIsFresh } from './dist-fresh.mjs';
+
+if (!existsSync(join(ROOT, 'src', 'native', 'build', 'Release', 'ringql_ingest.node'))) {
+  process.stderr.write('ringql: building the native ingest addon first (npm run native)\n');
+  const r = spawnSync('npm', ['run', '--silent', 'native'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (r.status !== 0) process.stderr.write('ringql: the addon did not build; see the error above\n');
+}
 
 let main;
 if (distIsFresh()) {
