@@ -1,7 +1,9 @@
 // The one file that wires ringql together: configuration from the environment, the store and query
 // service, the HTTP server, demo data (RINGQL_DEMO=1) with a live trickle, and graceful shutdown.
 
-import { DEFAULT_CHECKPOINT_BYTES, loadConfig, type Env, type RingqlConfig } from './core/config.ts';
+import { DEFAULT_CHECKPOINT_BYTES, loadConfig, type ClusterConfig, type Env, type RingqlConfig } from './core/config.ts';
+import { startClusterNode } from './cluster/cluster-node.ts';
+import type { QueryService } from './endpoints/service-types.ts';
 import { randomUUID } from 'node:crypto';
 import { totalmem } from 'node:os';
 import { createQueryService, type EngineService } from './endpoints/service.ts';
@@ -130,6 +132,62 @@ function curlExamples(base: string): string[] {
   ];
 }
 
+/** The HTTP server over `service`, with the configured limits. */
+function serve(cfg: Config, service: QueryService, log: (line: string) => void): ReturnType<typeof startServer> {
+  return startServer({
+    service,
+    host: cfg.server.host,
+    port: cfg.server.port,
+    tokens: cfg.tokenSet,
+    corsOrigin: cfg.server.corsOrigin,
+    maxBodyBytes: cfg.server.maxBodyBytes,
+    maxUrlBytes: cfg.http.maxUrlBytes,
+    maxDecompressedBytes: cfg.server.maxDecompressedBytes,
+    maxConcurrentRequests: cfg.limits.maxConcurrentRequests,
+    inflight: cfg.http.inflight,
+    bodyTimeoutMs: cfg.http.bodyTimeoutMs,
+    bodyIdleTimeoutMs: cfg.http.bodyIdleTimeoutMs,
+    metricsPublic: cfg.server.metricsPublic,
+    log,
+  });
+}
+
+/**
+ * Cluster mode (SPEC §13): JetStream is the log, so there is no local write-ahead log; the node joins,
+ * rebuilds the partitions it owns from their streams, and serves through the ClusterService.
+ */
+async function mainCluster(cfg: Config, cluster: ClusterConfig, store: Store, service: EngineService, log: (line: string) => void): Promise<void> {
+  const forward = cfg.tokens?.find((t) => t.scopes.length === 0 || t.scopes.includes('query') || t.scopes.includes('private'));
+  if (!forward) {
+    log('ringql: cluster mode needs RINGQL_ACCESS_TOKENS (the same on every node) holding a token of scope query or private: forwarded queries carry it');
+    process.exit(2);
+  }
+  if (cluster.advertiseUrl === null && cfg.server.port === 0) {
+    log('ringql: cluster mode needs a fixed PORT (not 0) or RINGQL_ADVERTISE_URL, so other nodes can reach this one');
+    process.exit(2);
+  }
+  const hostInUrl = cfg.server.host.includes(':') ? `[${cfg.server.host}]` : cfg.server.host;
+  const node = await startClusterNode({
+    natsUrls: cluster.natsUrls, partitions: cluster.partitions, nodeId: cluster.nodeId, port: cfg.server.port,
+    advertiseUrl: cluster.advertiseUrl ?? `http://${hostInUrl}:${cfg.server.port}`,
+    store, service, retentionUs: store.config.retentionUs, forwardToken: forward.token, nowUs: nowMicros, log,
+  });
+  const server = await serve(cfg, node.service, log);
+  process.stdout.write(`ringql listening on http://${hostInUrl}:${server.port}\ncluster node: ${node.nodeId}\n`);
+  const evictTimer = setInterval(() => store.evict(nowMicros()), EVICT_EVERY_MS);
+  evictTimer.unref();
+  const shutdown = (signal: string): void => {
+    log(`ringql: ${signal}: leaving the cluster`);
+    clearInterval(evictTimer);
+    server.close().then(() => node.stop()).then(() => { service.close(); process.exit(0); }, (err: unknown) => {
+      log(`ringql: shutdown failed: ${err instanceof Error ? err.message : String(err)}`);
+      process.exit(1);
+    });
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
 async function main(): Promise<void> {
   const log = (line: string): void => void process.stderr.write(`${line}\n`);
   let cfg: Config;
@@ -148,6 +206,7 @@ async function main(): Promise<void> {
       'the process could be killed for lack of memory. Lower the capacity (or RINGQL_RETENTION_HOURS).');
   }
   const service = await createQueryService({ store, stateDir: cfg.server.stateDir, limits: cfg.limits, budget: cfg.budget, cache: cfg.cache });
+  if (cfg.cluster) return mainCluster(cfg, cfg.cluster, store, service, log);
   // Everything acknowledged before comes back before the server listens (SPEC §12).
   let recovered: Recovered;
   try {
@@ -174,22 +233,7 @@ async function main(): Promise<void> {
     if (r) log(`ringql: checkpoint ${r.id} (${why}): ${r.partsWritten} parts, ${(r.bytesWritten / 2 ** 20).toFixed(1)} MB written, ${r.filesDeleted} files removed, ${Math.round(r.ms)} ms`);
   }, (err: unknown) => log(`ringql: checkpoint failed (${why}); the log keeps everything: ${err instanceof Error ? err.message : String(err)}`)));
   if (cfg.server.demo) await loadDemo(service);
-  const server = await startServer({
-    service,
-    host: cfg.server.host,
-    port: cfg.server.port,
-    tokens: cfg.tokenSet,
-    corsOrigin: cfg.server.corsOrigin,
-    maxBodyBytes: cfg.server.maxBodyBytes,
-    maxUrlBytes: cfg.http.maxUrlBytes,
-    maxDecompressedBytes: cfg.server.maxDecompressedBytes,
-    maxConcurrentRequests: cfg.limits.maxConcurrentRequests,
-    inflight: cfg.http.inflight,
-    bodyTimeoutMs: cfg.http.bodyTimeoutMs,
-    bodyIdleTimeoutMs: cfg.http.bodyIdleTimeoutMs,
-    metricsPublic: cfg.server.metricsPublic,
-    log,
-  });
+  const server = await serve(cfg, service, log);
   const hostInUrl = cfg.server.host.includes(':') ? `[${cfg.server.host}]` : cfg.server.host;
   const base = `http://${hostInUrl}:${server.port}`;
   const out: string[] = [`ringql listening on ${base}`, `page: ${base}/`];

@@ -336,6 +336,17 @@ export class ResultCache {
   /** New events arrived for a source; result entries stay as computed until they expire (SPEC §8). */
   onIngest(_source: string): void {}
 
+  /** Forgets every answer and bucket state (cluster mode: partitions moved away, so their counts restart). */
+  clearAll(): void {
+    this.buckets.drop('');
+    this.kinds.clear();
+    this.bucketMemos.clear();
+    for (const key of [...this.entries.keys()]) {
+      const e = this.entries.peek(key);
+      if (e) { this.entries.delete(key); this.bytes -= e.bytes; }
+    }
+  }
+
   dropEndpoint(id: string): void {
     const prefix = keyPrefix(id);
     this.buckets.drop(prefix);

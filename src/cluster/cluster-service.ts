@@ -35,7 +35,7 @@ export class ClusterService implements QueryService {
     if (local.figures) this.figures = () => local.figures!();
   }
 
-  async run(req: RunRequest & { forwardedBy?: string }): Promise<RunResponse> {
+  async run(req: RunRequest): Promise<RunResponse> {
     const project = req.params.get('project');
     if (project === undefined) {
       throw new RingqlError('missing_parameter', 'In cluster mode a query names its project (the parameter `project`): data is partitioned by project', { param: 'project' });

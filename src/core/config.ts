@@ -4,7 +4,7 @@
 
 import { maxMemoryFromEnv, sourceLimitsFromEnv, type SourceLimit } from './memory-env.ts';
 import { availableParallelism } from 'node:os';
-import { choiceVar, flagVar, intVar, lineVar, positiveVar, rawVar, shareVar, type Env } from './config-parse.ts';
+import { ConfigError, choiceVar, flagVar, intVar, lineVar, positiveVar, rawVar, shareVar, type Env } from './config-parse.ts';
 import { projectPath } from './project-root.ts';
 import { tokenSpecsFromEnv, type TokenSpec } from './config-tokens.ts';
 import { DEFAULT_MAX_VALUE_BYTES } from './work-meter.ts';
@@ -116,6 +116,31 @@ export interface RingqlConfig {
   budget: BudgetSettings;
   /** UWS_HTTP_MAX_HEADERS_SIZE as uWebSockets.js will read it (passed through as set: uWS parses it). */
   uwsMaxHeadersSize: string;
+  /** Cluster mode (SPEC §13), or null: one node with local durability. */
+  cluster: ClusterConfig | null;
+}
+
+export interface ClusterConfig {
+  /** RINGQL_NATS_URL: the NATS servers (comma-separated). */
+  natsUrls: string[];
+  /** RINGQL_PARTITIONS: partitions projects are hashed into (one stream each). */
+  partitions: number;
+  /** RINGQL_NODE_ID: this node's name among the members (default: host name and port). */
+  nodeId: string | null;
+  /** RINGQL_ADVERTISE_URL: how peers reach this node's HTTP API (default: http://HOST:PORT as it listens). */
+  advertiseUrl: string | null;
+}
+
+export function clusterConfig(env: Env): ClusterConfig | null {
+  const urls = rawVar(env, 'RINGQL_NATS_URL');
+  if (urls === null) return null;
+  const natsUrls = urls.split(',').map((u) => u.trim()).filter((u) => u !== '');
+  for (const u of natsUrls) if (!/^(nats|tls|wss?):\/\/[^\s/]+/.test(u) && !/^[^\s/:]+:\d+$/.test(u)) throw new ConfigError('RINGQL_NATS_URL', urls, 'comma-separated NATS URLs such as nats://127.0.0.1:4222');
+  const nodeId = rawVar(env, 'RINGQL_NODE_ID');
+  if (nodeId !== null && !/^[A-Za-z0-9._-]{1,64}$/.test(nodeId)) throw new ConfigError('RINGQL_NODE_ID', nodeId, '1 to 64 letters, digits, dots, dashes or underscores');
+  const advertiseUrl = rawVar(env, 'RINGQL_ADVERTISE_URL');
+  if (advertiseUrl !== null && !/^https?:\/\/[^\s/]+\/?$/.test(advertiseUrl)) throw new ConfigError('RINGQL_ADVERTISE_URL', advertiseUrl, 'the base URL peers reach this node at, such as http://10.0.0.5:4000');
+  return { natsUrls, partitions: intVar(env, 'RINGQL_PARTITIONS', 16, 1, 1024), nodeId, advertiseUrl: advertiseUrl?.replace(/\/$/, '') ?? null };
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -231,5 +256,6 @@ export function loadConfig(env: Env): RingqlConfig {
     cache: cacheSettings(env),
     budget: budgetSettings(env),
     uwsMaxHeadersSize: env.UWS_HTTP_MAX_HEADERS_SIZE ?? UWS_HEADER_BUFFER_BYTES,
+    cluster: clusterConfig(env),
   };
 }

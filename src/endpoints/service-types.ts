@@ -64,6 +64,8 @@ export interface RunRequest {
   accepted?: OutputFormat | null;
   /** Where a large uncached body may go in chunks as it is made (the HTTP response); absent = whole. */
   stream?: BodyStream;
+  /** Cluster mode: the node that forwarded this query (it is answered here, never forwarded again). */
+  forwardedBy?: string;
 }
 
 export interface RunResponse {

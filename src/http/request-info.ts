@@ -5,10 +5,10 @@ import type { HttpRequest } from 'uWebSockets.js';
 
 const REDACT_HEADER = 'lf-endpoint-redact-pii';
 
-type CopiedHeader = 'authorization' | 'apiKey' | 'contentType' | 'contentEncoding' | 'contentLength' | 'transferEncoding' | 'accept';
+type CopiedHeader = 'authorization' | 'apiKey' | 'contentType' | 'contentEncoding' | 'contentLength' | 'transferEncoding' | 'accept' | 'forwardedBy';
 const COPIED: readonly [string, CopiedHeader][] = [
   ['authorization', 'authorization'], ['x-api-key', 'apiKey'], ['content-type', 'contentType'], ['content-encoding', 'contentEncoding'],
-  ['content-length', 'contentLength'], ['transfer-encoding', 'transferEncoding'], ['accept', 'accept'],
+  ['content-length', 'contentLength'], ['transfer-encoding', 'transferEncoding'], ['accept', 'accept'], ['x-ringql-forwarded', 'forwardedBy'],
 ];
 /** Header name → its RequestInfo field and a bit marking it seen. */
 const FIELDS = new Map<string, { field: CopiedHeader; bit: number }>(COPIED.map(([name, field], i) => [name, { field, bit: 1 << i }]));
@@ -31,6 +31,8 @@ export interface RequestInfo {
   transferEncoding: string;
   /** Accept header text, '' when absent (the run route's output format). */
   accept: string;
+  /** X-Ringql-Forwarded: the cluster node that forwarded this query ('' when none): answer it here, never forward again. */
+  forwardedBy: string;
   /** Some copy of LF-ENDPOINT-REDACT-PII says `true`: with repeated copies the most restrictive wins. */
   redactHeader: boolean;
   /** Header lines as received (uWS joins none of them), for the 431 check. */
@@ -47,7 +49,7 @@ export function copyRequest(req: HttpRequest): RequestInfo {
     path,
     query,
     urlBytes: Buffer.byteLength(path) + (query === '' ? 0 : 1 + Buffer.byteLength(query)),
-    authorization: '', apiKey: '', contentType: '', contentEncoding: '', contentLength: '', transferEncoding: '', accept: '',
+    authorization: '', apiKey: '', contentType: '', contentEncoding: '', contentLength: '', transferEncoding: '', accept: '', forwardedBy: '',
     redactHeader: false,
     headerCount: 0,
     headerBytes: 0,

@@ -39,7 +39,9 @@ function runRequest(ctx: HitContext & { body?: Buffer | null }): RunRequest {
   const redactHeader = ctx.info.redactHeader;
   const params = ctx.body ? mergeBodyParams(ctx.query, ctx.body) : ctx.query;
   const accepted = acceptedFormat(ctx.info.accept);
-  return accepted === 'json' ? { endpoint, params, redactHeader } : { endpoint, params, redactHeader, accepted };
+  const req: RunRequest = accepted === 'json' ? { endpoint, params, redactHeader } : { endpoint, params, redactHeader, accepted };
+  if (ctx.info.forwardedBy !== '') req.forwardedBy = ctx.info.forwardedBy;
+  return req;
 }
 
 async function runEndpoint(ctx: RouteContext): Promise<Reply> {

@@ -383,3 +383,23 @@ export function mergeSegments(a: Segment, b: Segment | null, w: number, codec: B
     return byTs;
   });
 }
+
+/** The segment without the rows of projects `pids` (null when none remain); others keep their order. */
+export function withoutProjects(seg: Segment, pids: ReadonlySet<number>, codec: BlockCodec | null = null): Segment | null {
+  const order: number[] = [];
+  for (let i = 0; i < seg.n; i++) if (!pids.has(seg.pid[i]!)) order.push(i);
+  if (order.length === seg.n) return seg;
+  return build(seg, null, Infinity, Uint32Array.from(order), order.length, codec, sortByTs);
+}
+
+/** The open rows not of projects `pids`, as a fresh open segment. */
+export function openWithoutProjects(open: OpenSegment, pids: ReadonlySet<number>): OpenSegment {
+  const out = new OpenSegment(open.hot.length, open.bytes);
+  const hot: number[] = new Array<number>(open.hot.length);
+  for (let i = 0; i < open.n; i++) {
+    if (pids.has(open.pid[i]!)) continue;
+    for (let h = 0; h < hot.length; h++) hot[h] = open.hot[h]![i]!;
+    out.appendFrom(open, i, hot);
+  }
+  return out;
+}

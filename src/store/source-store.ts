@@ -10,7 +10,7 @@ import { DEFAULT_LIMITS } from '../core/limits.ts';
 import { SAMPLE_EVENTS } from './sample-events.ts';
 import { copyObject } from './record-json.ts';
 import { INEXACT, INEXACT_ID, hotKeyOf, type HotValue } from './hot-paths.ts';
-import { MAX_SLAB_BYTES, OpenSegment, Segment, mergeSegments, purgeOpen, sealOpen } from './segment.ts';
+import { MAX_SLAB_BYTES, OpenSegment, Segment, mergeSegments, openWithoutProjects, purgeOpen, sealOpen, withoutProjects } from './segment.ts';
 import { scanSnapshot } from './scan.ts';
 import { codecKey, decodeHead, encodeHead, type ImagePart } from './source-image.ts';
 import { decodeSegment, encodeSegment, segmentHasBlocks } from './segment-image.ts';
@@ -377,6 +377,28 @@ export class SourceStore {
       segs.length -= 2;
       if (m !== null) segs.push(m);
     }
+  }
+
+  /**
+   * Forgets every row of the projects `drop` says (cluster mode: their partition moved to another node,
+   * and a later return rebuilds it from its stream). Returns how many rows went.
+   */
+  dropProjects(drop: (project: string) => boolean): number {
+    const pids = new Set<number>();
+    this.projectNames.forEach((p, i) => { if (p !== null && drop(p)) pids.add(i); });
+    if (pids.size === 0) return 0;
+    const before = this.physicalRows();
+    const out: Segment[] = [];
+    for (const seg of this.segments) {
+      const kept = [...pids].some((p) => seg.runs.has(p)) ? withoutProjects(seg, pids, this.codec) : seg;
+      if (kept === null) continue;
+      if (kept !== seg) kept.hidden = kept.countBelow(this.wm);
+      out.push(kept);
+    }
+    this.segments = out;
+    this.open = openWithoutProjects(this.open, pids);
+    this.open.hide(this.wm);
+    return before - this.physicalRows();
   }
 
   // ---- checkpoints ---------------------------------------------------------------------------

@@ -1,0 +1,88 @@
+// Starts cluster mode on one node (SPEC §13): connects to JetStream, makes sure the partition streams
+// exist, joins the members, consumes the partitions it owns into the local store (dropping the ones it
+// hands over), and gives the server a ClusterService to answer with.
+
+import { hostname } from 'node:os';
+import { jetstream } from '@nats-io/jetstream';
+import { RingqlError } from '../core/errors.ts';
+import { decodeBatch } from '../durable/batch-record.ts';
+import type { EngineService } from '../endpoints/service.ts';
+import type { Store } from '../store/store.ts';
+import { ClusterService } from './cluster-service.ts';
+import { connectJetStream } from './jetstream-ready.ts';
+import { Membership } from './membership.ts';
+import { partitionOf } from './partition.ts';
+import { PartitionOwner, type PartitionSink } from './partition-owner.ts';
+import { ensureStreams } from './streams.ts';
+
+export interface ClusterNodeOptions {
+  natsUrls: string[];
+  partitions: number;
+  nodeId: string | null;
+  /** How peers reach this node (known once the server listens). */
+  advertiseUrl: string;
+  port: number;
+  store: Store;
+  service: EngineService;
+  retentionUs: number;
+  forwardToken: string;
+  nowUs: () => number;
+  log: (line: string) => void;
+}
+
+export interface ClusterNode {
+  service: ClusterService;
+  nodeId: string;
+  stop(): Promise<void>;
+}
+
+/** Stores each partition message locally; forgets the projects of partitions handed over. */
+function storeSink(store: Store, service: EngineService, partitions: number, log: (l: string) => void): PartitionSink {
+  return {
+    apply(_p, payload) {
+      const b = decodeBatch(Buffer.from(payload));
+      try {
+        service.ingestVolatile(b.source, b.events);
+      } catch (err) {
+        // Validated before it was published; refused now only if limits differ between nodes.
+        if (!(err instanceof RingqlError)) throw err;
+        log(`ringql: cluster: a batch of ${b.events.length} events for ${b.source} was refused here: ${err.message}`);
+      }
+    },
+    drop(ps) {
+      const gone = new Set(ps);
+      let rows = 0;
+      for (const s of store.sources()) rows += s.dropProjects((project) => gone.has(partitionOf(project, partitions)));
+      service.cache.clearAll();
+      log(`ringql: cluster: dropped ${rows} rows of partitions ${[...gone].join(',')}`);
+    },
+  };
+}
+
+export async function startClusterNode(o: ClusterNodeOptions): Promise<ClusterNode> {
+  const nodeId = o.nodeId ?? `${hostname()}-${o.port}`;
+  const { nc, jsm } = await connectJetStream(o.natsUrls, { name: `ringql ${nodeId}` });
+  // Three copies of each partition where there are three servers; one where JetStream has fewer.
+  try {
+    await ensureStreams(jsm, { partitions: o.partitions, replicas: 3, retentionUs: o.retentionUs }, 5000);
+  } catch {
+    await ensureStreams(jsm, { partitions: o.partitions, replicas: 1, retentionUs: o.retentionUs });
+  }
+  const js = jetstream(nc);
+  const self = { id: nodeId, url: o.advertiseUrl };
+  const owner = new PartitionOwner(js, jsm, self, o.partitions, storeSink(o.store, o.service, o.partitions, o.log), {}, o.log);
+  const membership = new Membership(nc, self, { replicas: 1 });
+  await membership.join();
+  membership.onChange((m) => void owner.setMembers(m));
+  o.log(`ringql: cluster: node ${nodeId} joined (${o.partitions} partitions, advertised at ${o.advertiseUrl})`);
+  const service = new ClusterService(o.service, o.store, owner, js, { selfId: nodeId, forwardToken: o.forwardToken, nowUs: o.nowUs });
+  return {
+    service,
+    nodeId,
+    async stop() {
+      owner.stop();
+      await membership.leave();
+      await nc.drain().catch(() => {});
+    },
+  };
+}
