@@ -132,6 +132,11 @@ function curlExamples(base: string): string[] {
   ];
 }
 
+/** Rows evicted so far across sources (by retention, capacity or the memory budget). */
+function evictedRows(store: Store): number {
+  return store.sources().reduce((n, s) => n + s.stats().evicted, 0);
+}
+
 /** The HTTP server over `service`, with the configured limits. */
 function serve(cfg: Config, service: QueryService, log: (line: string) => void): ReturnType<typeof startServer> {
   return startServer({
@@ -242,11 +247,18 @@ async function main(): Promise<void> {
   if (cfg.server.demo) out.push(...curlExamples(base));
   process.stdout.write(`${out.join('\n')}\n`);
 
+  let evictedAtCheckpoint = evictedRows(store);
   const evictTimer = setInterval(() => {
     const now = nowMicros();
     store.evict(now);
     // Log files whose every event is past retention are evicted from memory already: let them go.
     recovered.wal.dropOlderThan(now - store.config.retentionUs);
+    // Segment files of evicted rows go with the next checkpoint's clean-up: take one when rows went.
+    const evicted = evictedRows(store);
+    if (evicted !== evictedAtCheckpoint) {
+      evictedAtCheckpoint = evicted;
+      void checkpoint('eviction');
+    }
   }, EVICT_EVERY_MS);
   evictTimer.unref();
   const checkpointBytes = cfg.durability.checkpointBytes ?? DEFAULT_CHECKPOINT_BYTES;
