@@ -46,13 +46,13 @@ export interface RawBatch {
 
 /** One JSON header line, then the body bytes as they came (no re-serialising of the events). */
 export function encodeRawBatch(b: RawBatch): Buffer {
+  return Buffer.concat(rawBatchParts(b));
+}
+
+/** The same record as parts (the header line, then the body itself, not copied): for a gathered write. */
+export function rawBatchParts(b: RawBatch): Buffer[] {
   const head = JSON.stringify({ s: b.source, nd: b.ndjson ? 1 : 0, f: b.fillUs, seed: b.idSeed.toString('hex') });
-  const headLen = Buffer.byteLength(head);
-  const out = Buffer.allocUnsafe(headLen + 1 + b.body.length);
-  out.write(head, 0, headLen, 'utf8');
-  out[headLen] = 0x0a;
-  b.body.copy(out, headLen + 1);
-  return out;
+  return [Buffer.from(head + '\n', 'utf8'), b.body];
 }
 
 export function decodeRawBatch(payload: Buffer): RawBatch {

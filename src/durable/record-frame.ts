@@ -13,6 +13,27 @@ export const RECORD_BATCH = 1;
 /** A raw ingest body as the addon took it, with what makes its replay store the same rows (batch-record.ts). */
 export const RECORD_RAW_BATCH = 2;
 
+/**
+ * The 12-byte header of a record whose payload is `parts` concatenated (written with writev, so a big
+ * payload such as a raw request body is never copied into one buffer first).
+ */
+export function frameHeader(type: number, parts: readonly Buffer[]): Buffer {
+  let len = 0;
+  let crc = 0;
+  for (const p of parts) {
+    len += p.length;
+    crc = crc32(p, crc);
+  }
+  const out = Buffer.allocUnsafe(HEADER_BYTES);
+  out[0] = MAGIC0;
+  out[1] = MAGIC1;
+  out[2] = VERSION;
+  out[3] = type;
+  out.writeUInt32LE(len, 4);
+  out.writeUInt32LE(crc, 8);
+  return out;
+}
+
 /** One framed record: header + payload, ready to append. */
 export function frame(type: number, payload: Buffer): Buffer {
   const out = Buffer.allocUnsafe(HEADER_BYTES + payload.length);

@@ -3,10 +3,10 @@
 // between); RINGQL_FSYNC=always makes the acknowledgement wait for an fsync that concurrent batches
 // share (group commit), `interval` syncs at most every RINGQL_FSYNC_MS. A failed write is cut back off.
 
-import { closeSync, fdatasync, fdatasyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fdatasync, fdatasyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, statSync, unlinkSync, writeSync, writevSync } from 'node:fs';
 import { join } from 'node:path';
 import { RingqlError } from '../core/errors.ts';
-import { frame } from './record-frame.ts';
+import { frameHeader } from './record-frame.ts';
 
 export type FsyncMode = 'always' | 'interval';
 
@@ -97,18 +97,25 @@ export class Wal {
    * `maxTs` is the newest event time in it (µs), for the retention checkpoint. Throws 503
    * storage_unavailable when the write fails; nothing of the record stays in the file then.
    */
-  appendSync(type: number, payload: Buffer, maxTs: number): void {
+  appendSync(type: number, payload: Buffer | readonly Buffer[], maxTs: number): void {
     if (this.closed) throw unavailable('the server is shutting down');
-    const buf = frame(type, payload);
+    // Header and payload parts go out in one gathered write: a raw body is never copied into a record buffer.
+    const parts = [frameHeader(type, Array.isArray(payload) ? payload : [payload as Buffer]), ...(Array.isArray(payload) ? payload : [payload as Buffer])];
+    const total = parts.reduce((n, p) => n + p.length, 0);
     try {
       if (this.current.bytes >= this.segmentBytes || this.broken || this.fd === null) this.roll();
       const fd = this.fd!;
       const at = this.offset;
       try {
-        for (let written = 0; written < buf.length;) {
-          const n = writeSync(fd, buf, written, buf.length - written);
-          if (n <= 0) throw new Error('the disk accepted no bytes');
-          written += n;
+        const first = writevSync(fd, parts);
+        if (first < total) {
+          // A short gathered write (rare: a full disk or a signal): finish the rest byte-exactly.
+          const rest = Buffer.concat(parts).subarray(first);
+          for (let written = 0; written < rest.length;) {
+            const n = writeSync(fd, rest, written, rest.length - written);
+            if (n <= 0) throw new Error('the disk accepted no bytes');
+            written += n;
+          }
         }
       } catch (err) {
         // Cut a partial write back off, so the next record starts where a reader expects one.
@@ -116,7 +123,7 @@ export class Wal {
         this.broken = true;
         throw err;
       }
-      this.offset = at + buf.length;
+      this.offset = at + total;
       this.current.bytes = this.offset;
       if (maxTs > this.current.maxTs) this.current.maxTs = maxTs;
       this.unsynced = true;

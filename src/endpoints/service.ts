@@ -20,7 +20,7 @@ import { QueryGate } from '../cache/query-gate.ts';
 import type { Wal } from '../durable/wal.ts';
 import type { RecoveryReport } from '../durable/wal-recovery.ts';
 import { RECORD_BATCH, RECORD_RAW_BATCH } from '../durable/record-frame.ts';
-import { encodeBatch, encodeRawBatch, stampBatch } from '../durable/batch-record.ts';
+import { encodeBatch, rawBatchParts, stampBatch } from '../durable/batch-record.ts';
 import { limitsFromEnv, type Limits } from '../core/limits.ts';
 import { budgetSettings } from '../core/config.ts';
 import type {
@@ -222,7 +222,7 @@ export class EngineService implements QueryService {
     const raw = { source: s.def.name, ndjson, fillUs: nowUs, idSeed, body };
     const r = s.ingestBytes(body, ndjson, nowUs, {
       fillUs: nowUs, idSeed, checkCount: (n) => this.checkCount(n),
-      beforeCommit: (maxTs) => wal.appendSync(RECORD_RAW_BATCH, encodeRawBatch(raw), maxTs),
+      beforeCommit: (maxTs) => wal.appendSync(RECORD_RAW_BATCH, rawBatchParts(raw), maxTs),
     });
     if (typeof r === 'string') return this.ingest(source, parse());
     this.ingested(s.def.name);
