@@ -68,7 +68,8 @@ export function decodeSegment(chunks: readonly Buffer[], codecs: ReadonlyMap<str
   const blocks = h.blocks.map((key) => {
     const codec = codecs.get(key);
     if (!codec) throw new Error(`checkpoint image: a block names codec ${key}, which the source's head part does not hold`);
-    const comp = Buffer.from(rd.next());
+    // A view into the part file's buffer, not a copy: the file is almost all block bytes anyway.
+    const comp = rd.next();
     return Block.fromCompressed(comp, codec, readUint(rd.next()), readUint(rd.next()));
   });
   rd.done();

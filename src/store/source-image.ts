@@ -36,7 +36,6 @@ export interface HeadState {
 
 interface HeadMeta extends Omit<HeadState, 'hotValues' | 'codecs' | 'current' | 'wm'> {
   wm: number | null;
-  hotValues: (Exclude<HotValue, typeof INEXACT> | { $inexact: true })[][];
   codecs: { key: string; blockBytes: number; dict: boolean }[];
   current: string | null;
   openRows: number;
@@ -54,13 +53,13 @@ export function encodeHead(s: HeadState, open: OpenSegment): Buffer[] {
   const meta: HeadMeta = {
     ...s,
     wm: Number.isFinite(s.wm) ? s.wm : null,
-    hotValues: s.hotValues.map((vs) => vs.map((v) => (v === INEXACT ? { $inexact: true as const } : v))),
     codecs: s.codecs.map((c) => ({ key: codecKey(c), blockBytes: c.blockBytes, dict: c.dict !== null })),
     current: s.current === null ? null : codecKey(s.current),
     openRows: open.n,
   };
   const out = [jsonChunk(meta)];
   for (const c of s.codecs) if (c.dict !== null) out.push(c.dict);
+  for (const vs of s.hotValues) out.push(...dictionaryChunks(vs));
   const n = open.n, hotCount = open.hot.length;
   const jsonLen = new Uint32Array(n), extraLen = new Uint32Array(n);
   const parts: Buffer[] = [];
@@ -90,6 +89,7 @@ export function decodeHead(chunks: readonly Buffer[]): DecodedHead {
   const meta = rd.json<HeadMeta>();
   const codecs = new Map<string, BlockCodec>();
   for (const c of meta.codecs) codecs.set(c.key, new BlockCodec(c.dict ? Buffer.from(rd.next()) : null, c.blockBytes));
+  const hotValues = meta.hotKeys.map(() => readDictionary(rd));
   const ts = readArray(rd.next()), seq = readArray(rd.next()), pid = readArray(rd.next()), shape = readArray(rd.next());
   const jsonLen = readArray(rd.next()), extraLen = readArray(rd.next());
   const bytes = rd.next();
@@ -100,7 +100,7 @@ export function decodeHead(chunks: readonly Buffer[]): DecodedHead {
   return {
     hotKeys: meta.hotKeys, wm: meta.wm ?? -Infinity, seq: meta.seq, evictedRows: meta.evictedRows, droppedRows: meta.droppedRows,
     hotEpoch: meta.hotEpoch, projectNames: meta.projectNames, schema: meta.schema, codecHasDict: meta.codecHasDict,
-    hotValues: meta.hotValues.map((vs) => vs.map((v) => (v !== null && typeof v === 'object' ? INEXACT : v))),
+    hotValues,
     codecs,
     current: meta.current === null ? null : codecs.get(meta.current) ?? null,
     refill(open: OpenSegment): void {
@@ -115,4 +115,41 @@ export function decodeHead(chunks: readonly Buffer[]): DecodedHead {
       }
     },
   };
+}
+
+// A hot dictionary as three chunks (kinds, string bytes with their lengths, numbers): far cheaper to read
+// back than JSON when a dictionary holds millions of URLs.
+const K_NULL = 0, K_INEXACT = 1, K_STRING = 2, K_NUMBER = 3, K_TRUE = 4, K_FALSE = 5;
+
+function dictionaryChunks(values: readonly HotValue[]): Buffer[] {
+  const kinds = new Uint8Array(values.length);
+  const strLens: number[] = [];
+  const strs: string[] = [];
+  const nums: number[] = [];
+  values.forEach((v, i) => {
+    if (v === null) kinds[i] = K_NULL;
+    else if (v === INEXACT) kinds[i] = K_INEXACT;
+    else if (typeof v === 'string') { kinds[i] = K_STRING; strs.push(v); strLens.push(Buffer.byteLength(v, 'utf8')); }
+    else if (typeof v === 'number') { kinds[i] = K_NUMBER; nums.push(v); }
+    else kinds[i] = v ? K_TRUE : K_FALSE;
+  });
+  return [arrayChunk(kinds), arrayChunk(Uint32Array.from(strLens)), Buffer.from(strs.join(''), 'utf8'), arrayChunk(Float64Array.from(nums))];
+}
+
+function readDictionary(rd: ChunkReader): HotValue[] {
+  const kinds = readArray(rd.next()), lens = readArray(rd.next()), text = rd.next(), nums = readArray(rd.next());
+  const out = new Array<HotValue>(kinds.length);
+  let s = 0, at = 0, n = 0;
+  for (let i = 0; i < kinds.length; i++) {
+    switch (kinds[i]) {
+      case K_NULL: out[i] = null; break;
+      case K_INEXACT: out[i] = INEXACT; break;
+      case K_STRING: { const len = lens[s++]!; out[i] = text.toString('utf8', at, at += len); break; }
+      case K_NUMBER: out[i] = nums[n++]!; break;
+      case K_TRUE: out[i] = true; break;
+      case K_FALSE: out[i] = false; break;
+      default: throw new Error(`checkpoint image: unknown dictionary value kind ${kinds[i]}`);
+    }
+  }
+  return out;
 }
