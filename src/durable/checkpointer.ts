@@ -2,11 +2,11 @@
 // mutable rest (open rows, dictionaries, schema) as a fresh snapshot — then the manifest, and only then
 // the write-ahead log files and part files the new manifest no longer needs are deleted.
 
-import { mkdirSync, readdirSync, unlinkSync } from 'node:fs';
+import { mkdirSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { TMP_SUFFIX, writeFileAtomic } from './atomic-file.ts';
-import { readManifest, writeManifest, type Manifest, type ManifestPart } from './manifest.ts';
+import { MANIFEST_FILE, readManifest, writeManifest, type Manifest, type ManifestPart } from './manifest.ts';
 import { encodePartFile } from './part-file.ts';
 import type { Wal } from './wal.ts';
 
@@ -42,9 +42,21 @@ export class Checkpointer {
   private running: Promise<CheckpointReport | null> | null = null;
   private lastReport: CheckpointReport | null = null;
 
+  /** Bytes of the files the last manifest lists, and of the manifest. */
+  private diskBytes = 0;
+
   constructor(private readonly dir: string, private readonly wal: Wal, private readonly log: (line: string) => void = () => {}) {
     mkdirSync(dir, { recursive: true });
     this.last = readManifest(dir);
+    this.diskBytes = this.last ? this.measure(this.last) : 0;
+  }
+
+  private measure(m: Manifest): number {
+    let n = 0;
+    for (const f of [MANIFEST_FILE, ...m.sources.flatMap((s) => s.parts.map((p) => p.file))]) {
+      try { n += statSync(join(this.dir, f)).size; } catch { /* counted when it exists */ }
+    }
+    return n;
   }
 
   /** Takes a checkpoint (one at a time: a call while one runs returns that one); null when a source cannot be checkpointed. */
@@ -53,9 +65,9 @@ export class Checkpointer {
     return this.running;
   }
 
-  stats(): { last_checkpoint_id: number | null; last_checkpoint_us: number | null; part_files: number; last_checkpoint_ms: number | null } {
+  stats(): { last_checkpoint_id: number | null; last_checkpoint_us: number | null; part_files: number; disk_bytes: number; last_checkpoint_ms: number | null } {
     const parts = this.last?.sources.reduce((n, s) => n + s.parts.length, 0) ?? 0;
-    return { last_checkpoint_id: this.last?.id ?? null, last_checkpoint_us: this.last?.createdUs ?? null, part_files: parts, last_checkpoint_ms: this.lastReport?.ms ?? null };
+    return { last_checkpoint_id: this.last?.id ?? null, last_checkpoint_us: this.last?.createdUs ?? null, part_files: parts, disk_bytes: this.diskBytes, last_checkpoint_ms: this.lastReport?.ms ?? null };
   }
 
   private async take(sources: readonly Checkpointable[]): Promise<CheckpointReport | null> {
@@ -91,6 +103,7 @@ export class Checkpointer {
     }
     await writeManifest(this.dir, manifest);
     this.last = manifest;
+    this.diskBytes = this.measure(manifest);
     const filesDeleted = this.wal.dropBefore(walFrom) + this.deleteUnlisted(manifest);
     const report = { id, walFrom, partsWritten: toWrite.length, bytesWritten, filesDeleted, ms: performance.now() - t0 };
     this.lastReport = report;

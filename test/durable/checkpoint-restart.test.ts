@@ -38,8 +38,10 @@ describe('checkpoint across a restart', () => {
     child.stderr!.on('data', (d: Buffer) => { out += d.toString(); });
     try {
       expect(await q(port)).toBe(before);
-      const health = await (await fetch(`http://127.0.0.1:${port}/health`)).json() as { durability: { checkpoint: { restored: { events: number } | null }; recovery: { events: number } } };
+      const health = await (await fetch(`http://127.0.0.1:${port}/health`)).json() as { durability: { checkpoint: { restored: { events: number } | null; disk_bytes: number; part_files: number }; recovery: { events: number } } };
       expect(health.durability.checkpoint.restored?.events).toBe(3000);
+      expect(health.durability.checkpoint.part_files).toBeGreaterThan(0);
+      expect(health.durability.checkpoint.disk_bytes).toBeGreaterThan(1000);
       expect(health.durability.recovery.events).toBe(0);
     } finally {
       child.kill('SIGKILL');

@@ -2,7 +2,7 @@
 // offset; a checkpoint writes sealed parts once, snapshots mutable ones, cuts the write-ahead log past
 // itself, and recovery replays only the records after it (leftover older log files are removed, never replayed).
 
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -117,6 +117,7 @@ describe('checkpoints', () => {
     expect(r2.partsWritten).toBe(2);
     expect(readdirSync(ckDir).sort()).toEqual(['MANIFEST', 'edge--head--2.part', 'edge--s2.part', 'edge--s3.part']);
     expect(ck.stats()).toMatchObject({ last_checkpoint_id: 2, part_files: 3 });
+    expect(ck.stats().disk_bytes).toBe(readdirSync(ckDir).reduce((n, f) => n + statSync(join(ckDir, f)).size, 0));
     await wal.close();
   });
 
