@@ -3,6 +3,9 @@
 
 import { RingqlError } from '../core/errors.ts';
 import { OUTPUT_FORMATS, type OutputFormat } from '../exec/sinks/row-sink.ts';
+
+/** The Content-Type of each body format (the sinks' own table), for the HTTP layer. */
+export { CONTENT_TYPES } from '../exec/sinks/make-sink.ts';
 import type { PreparedEndpoint } from './prepare.ts';
 
 /** `lower` holds the request's values by lower-cased name; `accepted` null = Accept allows none of the formats. */

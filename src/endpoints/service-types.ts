@@ -5,7 +5,7 @@ import type { SchemaField } from '../store/types.ts';
 import type { OutputFormat } from '../exec/sinks/row-sink.ts';
 import type { BodyStream } from '../exec/body-stream.ts';
 
-export type { OutputFormat };
+export type { BodyStream, OutputFormat };
 
 /** Settings of a saved endpoint, with the reference's field names (SPEC §3). */
 export interface EndpointSettings {

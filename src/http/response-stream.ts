@@ -1,8 +1,7 @@
 // The BodyStream of one exchange (issue 18): the engine's chunks go to the uWS response with its
 // backpressure; counters say how many streams wait on a slow client and how many bytes went out.
 
-import type { BodyStream } from '../exec/body-stream.ts';
-import type { OutputFormat } from '../exec/sinks/row-sink.ts';
+import type { BodyStream, OutputFormat } from '../endpoints/service-types.ts';
 import { ClientAborted, type Exchange } from './exchange.ts';
 import type { Reply } from './reply.ts';
 

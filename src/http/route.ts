@@ -5,8 +5,7 @@ import type { QueryService, RunRequest } from '../endpoints/service-types.ts';
 import type { Access } from './auth.ts';
 import type { RequestKind } from './http-limits.ts';
 import type { Reply } from './reply.ts';
-import type { BodyStream } from '../exec/body-stream.ts';
-import type { OutputFormat } from '../exec/sinks/row-sink.ts';
+import type { BodyStream, OutputFormat } from '../endpoints/service-types.ts';
 import type { RequestInfo } from './request-info.ts';
 import type { ServerMetrics } from './metrics/server-metrics.ts';
 

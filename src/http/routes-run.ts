@@ -9,7 +9,7 @@ import type { Reply } from './reply.ts';
 import type { HitContext, Route, RouteContext } from './route.ts';
 import type { Router } from './router.ts';
 import { acceptedFormat } from './accept-format.ts';
-import { CONTENT_TYPES } from '../exec/sinks/make-sink.ts';
+import { CONTENT_TYPES } from '../endpoints/output-format.ts';
 
 export function addRunRoutes(router: Router<Route>): void {
   const get: Route = { access: 'query', readsBody: false, kind: 'query', handle: runEndpoint, hitRequest: runRequest };

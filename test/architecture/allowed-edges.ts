@@ -29,6 +29,5 @@ export const ALLOWED_EDGES: Readonly<Record<string, readonly string[]>> = {
  */
 export const PENDING_EDGES: Readonly<Record<string, string>> = {
   'cache->endpoints': 'the result cache calls endpoints/execute.ts; it should use the engine facade (prepare/run) instead',
-  'http->exec': 'routes-run.ts reads the sinks\' content types from exec/sinks; endpoints should hand them over',
   'http->store': 'events-body.ts restores exact epochs with store/exact-epochs.ts; the ingest path should own that',
 };
