@@ -6,11 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Store, defaultStoreConfig } from '../../src/store/store.ts';
 import { createQueryService } from '../../src/endpoints/service.ts';
 import { serverConfig } from '../../src/core/config.ts';
-
-const metricsPublicFromEnv = (env: Record<string, string>): boolean => serverConfig(env).metricsPublic;
 import { parsePromText, promValue, type PromFamily } from '../helpers/prom-text.ts';
 import { bearer, rawRequest, startTestServer, TOKENS, type TestServer } from './helpers.ts';
 
+/** RINGQL_METRICS_PUBLIC as the config module reads it. */
+const metricsPublicFromEnv = (env: Record<string, string>): boolean => serverConfig(env).metricsPublic;
 const LOGS_ALL_ID = '7b0f3c2e-4d1a-4c55-9a0e-2f6d8b1e9c01';
 let server: TestServer;
 let service: Awaited<ReturnType<typeof createQueryService>>;
