@@ -39,7 +39,7 @@ export function loadIngestAddon(path = ADDON_PATH): Addon {
     throw new Error(
       `ringql: the native ingest addon (src/native) failed to load: ${why}. ringql will not start without it ` +
         '(there is no slow fallback). Run `npm run native` (or `npx node-gyp rebuild -C src/native`) (needs python3, make, ' +
-        'a C compiler and the Node headers: nodedir in .npmrc or npm_config_nodedir).',
+        'a C compiler and the Node headers: npm_config_nodedir, or include/node beside the running node).',
     );
   }
 }
