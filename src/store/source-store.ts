@@ -683,6 +683,28 @@ export class SourceStore {
     return m === -Infinity ? null : m;
   }
 
+  /**
+   * Visible rows with their oldest and newest timestamp per group of projects (cluster mode's partitions;
+   * the project is null for rows without one): one pass over the timestamp and project columns.
+   */
+  groupStats(groupOf: (project: string | null) => number): Map<number, { rows: number; minTs: number; maxTs: number }> {
+    const gid = this.projectNames.map((p) => groupOf(p));
+    const out = new Map<number, { rows: number; minTs: number; maxTs: number }>();
+    const add = (ts: ArrayLike<number>, pid: ArrayLike<number>, n: number): void => {
+      for (let i = 0; i < n; i++) {
+        const t = ts[i]!;
+        if (t < this.wm) continue;
+        const g = gid[pid[i]!]!;
+        const st = out.get(g);
+        if (!st) out.set(g, { rows: 1, minTs: t, maxTs: t });
+        else { st.rows++; if (t < st.minTs) st.minTs = t; if (t > st.maxTs) st.maxTs = t; }
+      }
+    };
+    for (const seg of this.segments) if (seg.hidden < seg.n) add(seg.ts, seg.pid, seg.n);
+    add(this.open.ts, this.open.pid, this.open.n);
+    return out;
+  }
+
   /** Rows stored once and evicted since (by retention or capacity). */
   get evicted(): number {
     return this.evictedRows;
