@@ -75,4 +75,24 @@ describe('adding node reports up', () => {
     expect(new Map(parts.map(([p, n, min, max]) => [p, [n, min, max]]))).toEqual(want);
     expect(want.size).toBeGreaterThan(1);
   });
+
+  it('stay right when eviction hides the oldest rows of a sealed segment whose figures were kept', () => {
+    const store = fixtureStore();
+    const all = Array.from({ length: P }, (_, p) => p);
+    const total = (): [number, number | null] => {
+      const t = addUp([{ id: 'solo', url: 'x', report: localReport(store, 'solo', { owned: all, rebuilding: [] }, P) }], P, store.sources().map((s) => s.def));
+      const e = t.sources.find((x) => x.name === 'edge.logs.prod')!;
+      return [e.rows, e.min_timestamp];
+    };
+    const edge = store.source('edge.logs.prod')!;
+    const before = edge.rowCount;
+    expect(total()).toEqual([before, edge.minTs]);
+    // Hide every row older than the second-oldest timestamp of the file.
+    const times = fixtureEvents('edge.logs.prod').map((e) => parseTimestamp(e.timestamp)!).sort((x, y) => x - y);
+    const cut = times.find((t) => t > times[0]!)!;
+    store.evict(cut + store.config.retentionUs);
+    expect(edge.rowCount).toBe(times.filter((t) => t >= cut).length);
+    expect(edge.rowCount).toBeLessThan(before);
+    expect(total()).toEqual([edge.rowCount, cut]);
+  });
 });
