@@ -72,6 +72,21 @@ describe('endpoints across cluster nodes', () => {
     }
     // A rename onto a taken name is refused too.
     expect((await api(b.port, 'PUT', '/api/endpoints/race-0', { name: 'RACE-1' })).status).toBe(409);
+    // Two nodes changing different fields of one endpoint at once: neither change is lost.
+    const [d, m] = await Promise.all([api(a.port, 'PUT', '/api/endpoints/race-2', { description: 'from a' }), api(b.port, 'PUT', '/api/endpoints/race-2', { max_limit: 7 })]);
+    expect([d.status, m.status]).toEqual([200, 200]);
+    for (const n of [a, b]) {
+      await until(`both changes on ${n.id}`, VISIBLE_MS, async () => {
+        const e = (await api(n.port, 'GET', '/api/endpoints/race-2')).json as Ep & { description: string; max_limit: number };
+        return e.description === 'from a' && e.max_limit === 7;
+      });
+    }
+    // A rename moves the endpoint on every node and frees the old name.
+    const moved = await api(a.port, 'PUT', '/api/endpoints/race-0', { name: 'race-renamed' });
+    expect(moved.status).toBe(200);
+    await until('rename seen on b', VISIBLE_MS, async () => ((await api(b.port, 'GET', '/api/endpoints/race-renamed')).json as Ep | null)?.id === (moved.json as Ep).id);
+    expect((await api(b.port, 'GET', '/api/endpoints/race-0')).status).toBe(404);
+    expect((await api(b.port, 'POST', '/api/endpoints', { name: 'race-0', query: 'select 3 as n' })).status).toBe(201);
   }, 30_000);
 
   it('built-ins stay fixed and a node started later serves every created endpoint from its first request', async () => {
@@ -81,7 +96,7 @@ describe('endpoints across cluster nodes', () => {
     const c = await h.node('node-c');
     const list = (n: TestNode) => api(n.port, 'GET', '/api/endpoints').then((r) => (r.json as Ep[]).map((e) => `${e.id} ${e.name} ${e.query}`).sort());
     expect(await list(c)).toEqual(await list(a));
-    expect((await list(c)).length).toBe(2 + 1 + 5);
+    expect((await list(c)).length).toBe(2 + 1 + 5 + 1);
   }, 30_000);
 
   it('a batch over RINGQL_MAX_EVENTS_PER_BATCH is refused before it is published, as on a single node', async () => {
