@@ -3,6 +3,7 @@
 
 import { DEFAULT_CHECKPOINT_BYTES, loadConfig, type ClusterConfig, type Env, type RingqlConfig } from './core/config.ts';
 import { startClusterNode } from './cluster/cluster-node.ts';
+import { loadStored } from './endpoints/endpoint-files.ts';
 import type { QueryService } from './endpoints/service-types.ts';
 import { randomUUID } from 'node:crypto';
 import { totalmem } from 'node:os';
@@ -171,6 +172,8 @@ async function mainCluster(cfg: Config, cluster: ClusterConfig, store: Store, se
     log('ringql: cluster mode needs a fixed PORT (not 0) or RINGQL_ADVERTISE_URL, so other nodes can reach this one');
     process.exit(2);
   }
+  const files = loadStored(cfg.server.stateDir).length;
+  if (files > 0) log(`ringql: cluster mode: the ${files} endpoint file(s) in ${cfg.server.stateDir}/endpoints are not read; endpoints live in the cluster's bucket (create them again through the API)`);
   const hostInUrl = cfg.server.host.includes(':') ? `[${cfg.server.host}]` : cfg.server.host;
   const node = await startClusterNode({
     natsUrls: cluster.natsUrls, partitions: cluster.partitions, nodeId: cluster.nodeId, port: cfg.server.port,
@@ -210,7 +213,8 @@ async function main(): Promise<void> {
     log(`ringql: WARNING: RINGQL_MAX_BYTES_PER_SOURCE lets a full store reach ${(need / 2 ** 30).toFixed(1)} GiB but this machine has ${(ram / 2 ** 30).toFixed(1)} GiB; ` +
       'the process could be killed for lack of memory. Lower the capacity (or RINGQL_RETENTION_HOURS).');
   }
-  const service = await createQueryService({ store, stateDir: cfg.server.stateDir, limits: cfg.limits, budget: cfg.budget, cache: cfg.cache });
+  // In cluster mode created endpoints live in the cluster's endpoint bucket, not in state-directory files.
+  const service = await createQueryService({ store, stateDir: cfg.cluster ? null : cfg.server.stateDir, limits: cfg.limits, budget: cfg.budget, cache: cfg.cache });
   if (cfg.cluster) return mainCluster(cfg, cfg.cluster, store, service, log);
   // Everything acknowledged before comes back before the server listens (SPEC §12).
   let recovered: Recovered;

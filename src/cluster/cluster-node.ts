@@ -1,6 +1,6 @@
 // Starts cluster mode on one node (SPEC §13): connects to JetStream, makes sure the partition streams
 // exist, joins the members, consumes the partitions it owns into the local store (dropping the ones it
-// hands over), and gives the server a ClusterService to answer with.
+// hands over), serves the endpoint bucket and its figures to peers, and gives the server a ClusterService.
 
 import { hostname } from 'node:os';
 import { jetstream } from '@nats-io/jetstream';
@@ -14,6 +14,9 @@ import { Membership } from './membership.ts';
 import { partitionOf } from './partition.ts';
 import { PartitionOwner, type PartitionSink } from './partition-owner.ts';
 import { ensureStreams } from './streams.ts';
+import { EndpointBucket } from './endpoint-bucket.ts';
+import { localReport } from './node-report.ts';
+import { PeerReports } from './peer-reports.ts';
 
 export interface ClusterNodeOptions {
   natsUrls: string[];
@@ -28,6 +31,8 @@ export interface ClusterNodeOptions {
   forwardToken: string;
   nowUs: () => number;
   log: (line: string) => void;
+  /** How long /api/sources and /health wait for another node's figures (default 1 s). */
+  peerTimeoutMs?: number;
 }
 
 export interface ClusterNode {
@@ -74,12 +79,18 @@ export async function startClusterNode(o: ClusterNodeOptions): Promise<ClusterNo
   const membership = new Membership(nc, self, { replicas: 1 });
   await membership.join();
   membership.onChange((m) => void owner.setMembers(m));
+  // Created endpoints live in the bucket (R3 where JetStream has three servers), read before the node serves.
+  const endpoints = await EndpointBucket.open(nc, o.service, { replicas: 3, log: o.log });
+  const reports = new PeerReports(nc, self, () => membership.members, () => localReport(o.store, nodeId, owner.status(), o.partitions), o.peerTimeoutMs);
+  reports.serve();
   o.log(`ringql: cluster: node ${nodeId} joined (${o.partitions} partitions, advertised at ${o.advertiseUrl})`);
-  const service = new ClusterService(o.service, o.store, owner, js, { selfId: nodeId, forwardToken: o.forwardToken, nowUs: o.nowUs });
+  const service = new ClusterService(o.service, owner, js, { selfId: nodeId, forwardToken: o.forwardToken, nowUs: o.nowUs, endpoints, reports });
   return {
     service,
     nodeId,
     async stop() {
+      reports.stop();
+      endpoints.stop();
       owner.stop();
       await membership.leave();
       await nc.drain().catch(() => {});

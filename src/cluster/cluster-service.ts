@@ -5,9 +5,13 @@
 import { RingqlError, type ErrorCode, ERROR_STATUS } from '../core/errors.ts';
 import type { JetStreamClient } from '@nats-io/jetstream';
 import { stampBatch } from '../durable/batch-record.ts';
-import type { Store } from '../store/store.ts';
+import type { EngineService } from '../endpoints/service.ts';
 import { projectAt } from '../store/hot-paths.ts';
-import type { IngestResponse, LiveFeed, QueryService, RunRequest, RunResponse, ServiceFigures } from '../endpoints/service-types.ts';
+import type {
+  EndpointInfo, EndpointInput, IngestResponse, LiveFeed, QueryService, RunRequest, RunResponse, ServiceFigures, SourceInfo,
+} from '../endpoints/service-types.ts';
+import type { EndpointBucket } from './endpoint-bucket.ts';
+import { addUp, type NodeAnswer } from './node-report.ts';
 import type { PartitionOwner } from './partition-owner.ts';
 import { batchMessages, publishMessages, type PublishOptions } from './publisher.ts';
 
@@ -22,6 +26,10 @@ export interface ClusterServiceOptions {
   publish?: PublishOptions;
   /** Per forwarded request (default 30 s). */
   forwardTimeoutMs?: number;
+  /** The endpoint bucket: created endpoints are managed through it (absent: this node's service alone). */
+  endpoints?: EndpointBucket;
+  /** Every member's report, for /api/sources and /health across nodes (absent: this node's figures). */
+  reports?: { gather(): Promise<NodeAnswer[]> };
 }
 
 /** Thrown by validation's beforeCommit hook: the batch is valid, and nothing of it is stored. */
@@ -30,7 +38,7 @@ const VALID = Symbol('valid batch');
 export class ClusterService implements QueryService {
   readonly figures?: () => ServiceFigures;
 
-  constructor(private readonly local: QueryService, private readonly store: Store, private readonly owner: PartitionOwner,
+  constructor(private readonly local: EngineService, private readonly owner: PartitionOwner,
     private readonly js: JetStreamClient, private readonly opts: ClusterServiceOptions) {
     if (local.figures) this.figures = () => local.figures!();
   }
@@ -80,9 +88,8 @@ export class ClusterService implements QueryService {
 
   /** Validates the batch against this node's store (nothing stored), then publishes it; resolves once JetStream acknowledged all. */
   async ingest(source: string, events: unknown[]): Promise<IngestResponse> {
-    const s = this.store.source(source);
-    if (!s) throw new RingqlError('source_not_found', `No source named or with id "${source.slice(0, 200)}"; sources: ${this.store.sources().map((x) => x.def.name).join(', ')}`);
-    if (!Array.isArray(events) || events.length === 0) throw new RingqlError('invalid_events', 'The batch is empty: send at least one event', { errors: [] });
+    // The single-node checks (source, empty batch, RINGQL_MAX_EVENTS_PER_BATCH), then every event, before anything is published.
+    const s = this.local.checkBatch(source, events);
     const nowUs = this.opts.nowUs();
     const stamped = stampBatch(events, nowUs);
     try {
@@ -113,14 +120,48 @@ export class ClusterService implements QueryService {
   endpointRedacts(idOrName: string): boolean { return this.local.endpointRedacts(idOrName); }
   listEndpoints(): ReturnType<QueryService['listEndpoints']> { return this.local.listEndpoints(); }
   getEndpoint(idOrName: string): ReturnType<QueryService['getEndpoint']> { return this.local.getEndpoint(idOrName); }
-  createEndpoint(input: Parameters<QueryService['createEndpoint']>[0]): ReturnType<QueryService['createEndpoint']> { return this.local.createEndpoint(input); }
-  updateEndpoint(idOrName: string, input: Parameters<QueryService['updateEndpoint']>[1]): ReturnType<QueryService['updateEndpoint']> { return this.local.updateEndpoint(idOrName, input); }
-  deleteEndpoint(idOrName: string): Promise<void> { return this.local.deleteEndpoint(idOrName); }
-  sources(): ReturnType<QueryService['sources']> { return this.local.sources(); }
+  createEndpoint(input: EndpointInput): Promise<EndpointInfo> {
+    return this.opts.endpoints ? this.opts.endpoints.create(input) : this.local.createEndpoint(input);
+  }
+
+  updateEndpoint(idOrName: string, input: EndpointInput): Promise<EndpointInfo> {
+    return this.opts.endpoints ? this.opts.endpoints.update(idOrName, input) : this.local.updateEndpoint(idOrName, input);
+  }
+
+  deleteEndpoint(idOrName: string): Promise<void> {
+    return this.opts.endpoints ? this.opts.endpoints.delete(idOrName) : this.local.deleteEndpoint(idOrName);
+  }
+
   schema(sourceNameOrId: string): ReturnType<QueryService['schema']> { return this.local.schema(sourceNameOrId); }
 
-  health(): Record<string, unknown> {
-    return { ...this.local.health(), cluster: { node: this.opts.selfId, ...this.owner.status() } };
+  /**
+   * Every source added up over the partition owners. In cluster mode each entry also says what it leaves
+   * out: `partitions_missing` (owner silent or rebuilding) and `nodes_unanswered`; both empty when whole.
+   */
+  async sources(): Promise<SourceInfo[]> {
+    if (!this.opts.reports) return this.local.sources();
+    const t = addUp(await this.opts.reports.gather(), this.owner.partitions, this.local.sources());
+    return t.sources.map((s) => ({ ...s, partitions_missing: t.missing, nodes_unanswered: t.unanswered }));
+  }
+
+  async health(): Promise<Record<string, unknown>> {
+    const local = this.local.health();
+    const cluster = { node: this.opts.selfId, ...this.owner.status() };
+    if (!this.opts.reports) return { ...local, cluster };
+    const answers = await this.opts.reports.gather();
+    const t = addUp(answers, this.owner.partitions, this.local.sources());
+    return {
+      ...local,
+      // Rows across the cluster, each partition counted once by its owner; this node's own are under cluster.nodes.
+      rows: Object.fromEntries(t.sources.map((s) => [s.name, s.rows])),
+      cluster: {
+        ...cluster, partitions: this.owner.partitions, partitions_missing: t.missing, nodes_unanswered: t.unanswered,
+        nodes: answers.map((a) => ({
+          id: a.id, url: a.url, answered: a.report !== null,
+          ...(a.report ? { owned: a.report.owned, rebuilding: a.report.rebuilding, rows: t.perNode.get(a.id) ?? {} } : {}),
+        })),
+      },
+    };
   }
 }
 

@@ -165,10 +165,11 @@ export interface QueryService {
   createEndpoint(input: EndpointInput): Promise<EndpointInfo>;
   updateEndpoint(idOrName: string, input: EndpointInput): Promise<EndpointInfo>;
   deleteEndpoint(idOrName: string): Promise<void>;
-  sources(): SourceInfo[];
+  /** The sources' figures (cluster mode: added up across the nodes, hence possibly a promise). */
+  sources(): SourceInfo[] | Promise<SourceInfo[]>;
   schema(sourceNameOrId: string): SchemaField[];
-  /** Rows held per source and memory, for /health. */
-  health(): Record<string, unknown>;
+  /** Rows held per source and memory, for /health (cluster mode: added up across the nodes). */
+  health(): Record<string, unknown> | Promise<Record<string, unknown>>;
   /** Store, cache and log figures for /metrics; absent in fakes that have none. */
   figures?(): ServiceFigures;
 }

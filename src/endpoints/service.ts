@@ -42,7 +42,7 @@ export interface ServiceOptions {
   log?: (line: string) => void;
 }
 
-export async function createQueryService(opts: ServiceOptions): Promise<QueryService & EngineService> {
+export async function createQueryService(opts: ServiceOptions): Promise<EngineService> {
   const svc = new EngineService(opts);
   svc.load();
   return svc;
@@ -247,7 +247,8 @@ export class EngineService implements QueryService {
     return { stored: r.stored, dropped: r.dropped, source: s.def.name };
   }
 
-  private checkBatch(source: string, events: unknown[]): SourceStore {
+  /** The checks every ingest path makes before it reads an event: source known, batch non-empty, within the events-per-batch limit. */
+  checkBatch(source: string, events: unknown[]): SourceStore {
     const s = this.opts.store.source(source);
     if (!s) throw new RingqlError('source_not_found', `No source named or with id "${source.slice(0, 200)}"; sources: ${this.opts.store.sources().map((x) => x.def.name).join(', ')}`);
     if (!Array.isArray(events) || events.length === 0) throw new RingqlError('invalid_events', 'The batch is empty: send at least one event', { errors: [] });
@@ -287,37 +288,78 @@ export class EngineService implements QueryService {
   }
 
   async createEndpoint(input: EndpointInput): Promise<EndpointInfo> {
-    const def = applyInput(null, input, () => randomUUID());
-    if (this.byName.has(def.name.toLowerCase())) throw new RingqlError('name_taken', `An endpoint named ${def.name} exists already`, { name: def.name });
-    const prep = prepareEndpoint(def, this.catalog, this.now());
+    const { def, prep } = this.draftEndpoint(null, input);
     if (this.opts.stateDir) saveStored(this.opts.stateDir, def);
-    this.byId.set(def.id, prep);
-    this.byName.set(def.name.toLowerCase(), def.id);
+    this.install(prep, null);
     return this.info(prep);
   }
 
   async updateEndpoint(idOrName: string, input: EndpointInput): Promise<EndpointInfo> {
-    const old = this.resolve(idOrName);
-    if (old.def.builtin) throw new RingqlError('builtin_readonly', `${old.def.name} is built in and cannot be changed; create a new endpoint instead`);
-    const def = applyInput(old.def, input, () => old.def.id);
-    const other = this.byName.get(def.name.toLowerCase());
-    if (other && other !== def.id) throw new RingqlError('name_taken', `An endpoint named ${def.name} exists already`, { name: def.name });
-    const prep = prepareEndpoint(def, this.catalog, this.now());
+    const { def, prep, old } = this.draftEndpoint(idOrName, input);
     if (this.opts.stateDir) saveStored(this.opts.stateDir, def);
-    this.byName.delete(old.def.name.toLowerCase());
-    this.byId.set(def.id, prep);
-    this.byName.set(def.name.toLowerCase(), def.id);
-    this.cache.dropEndpoint(def.id);
+    this.install(prep, old);
     return this.info(prep);
+  }
+
+  /**
+   * A new (idOrName null) or changed endpoint, checked as create and update check it (built-ins fixed,
+   * name free here, SQL prepares) but not installed: the caller stores it, then installs it.
+   */
+  draftEndpoint(idOrName: string | null, input: EndpointInput): { def: EndpointDef; prep: PreparedEndpoint; old: EndpointDef | null } {
+    const old = idOrName === null ? null : this.resolve(idOrName).def;
+    if (old?.builtin) throw new RingqlError('builtin_readonly', `${old.name} is built in and cannot be changed; create a new endpoint instead`);
+    const def = applyInput(old, input, old ? () => old.id : () => randomUUID());
+    const other = this.byName.get(def.name.toLowerCase());
+    if (other !== undefined && other !== def.id) throw new RingqlError('name_taken', `An endpoint named ${def.name} exists already`, { name: def.name });
+    return { def, prep: prepareEndpoint(def, this.catalog, this.now()), old };
+  }
+
+  /** Serves `prep` from now on (in place of `old`, whose name is released) and drops its cached results. */
+  private install(prep: PreparedEndpoint, old: EndpointDef | null): void {
+    if (old) this.byName.delete(old.name.toLowerCase());
+    this.byId.set(prep.def.id, prep);
+    this.byName.set(prep.def.name.toLowerCase(), prep.def.id);
+    if (old) this.cache.dropEndpoint(prep.def.id);
+  }
+
+  /**
+   * Installs or replaces an endpoint defined elsewhere (cluster mode's endpoint bucket, which keeps names
+   * unique): nothing is written to the state directory, its cached results are dropped, and a local
+   * endpoint still holding its name under another id (renamed or deleted elsewhere) gives way. Built-ins
+   * never change. Returns a line to log when it is refused or does not bind yet, else null.
+   */
+  applyEndpoint(def: EndpointDef): string | null {
+    const cur = this.byId.get(def.id);
+    const otherId = this.byName.get(def.name.toLowerCase());
+    const other = otherId !== undefined && otherId !== def.id ? this.byId.get(otherId) : undefined;
+    if (cur?.def.builtin || other?.def.builtin) return `ringql: cluster: endpoint ${def.name} (${def.id}) would change a built-in; ignored`;
+    let loaded: ReturnType<typeof loadEndpoint>;
+    try {
+      loaded = loadEndpoint({ ...def, builtin: false }, this.catalog, this.now);
+    } catch (err) {
+      if (err instanceof RingqlError) return `ringql: cluster: endpoint ${def.name} (${def.id}) does not parse here (${err.message}); not served on this node`;
+      throw err;
+    }
+    if (other) this.removeEndpoint(other.def.id);
+    this.install(loaded.prep, cur?.def ?? null);
+    const e = loaded.bindError;
+    return e ? `ringql: cluster: endpoint ${def.name} does not bind yet (${e.code}: ${e.message}); it is served, and its requests answer that error until the data holds what it reads` : null;
+  }
+
+  /** Stops serving a created endpoint (deleted elsewhere: nothing on disk changes) and drops its cached results. */
+  removeEndpoint(id: string): void {
+    const cur = this.byId.get(id);
+    if (!cur || cur.def.builtin) return;
+    this.byId.delete(id);
+    this.byName.delete(cur.def.name.toLowerCase());
+    this.cache.dropEndpoint(id);
   }
 
   async deleteEndpoint(idOrName: string): Promise<void> {
     const old = this.resolve(idOrName);
     if (old.def.builtin) throw new RingqlError('builtin_readonly', `${old.def.name} is built in and cannot be deleted`);
     if (this.opts.stateDir) deleteStored(this.opts.stateDir, old.def.id);
-    this.byId.delete(old.def.id);
-    this.byName.delete(old.def.name.toLowerCase());
-    this.cache.dropEndpoint(old.def.id);
+    this.removeEndpoint(old.def.id);
   }
 
   sources(): SourceInfo[] {

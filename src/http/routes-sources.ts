@@ -7,7 +7,7 @@ import type { Route } from './route.ts';
 import type { Router } from './router.ts';
 
 export function addSourceRoutes(router: Router<Route>): void {
-  router.add('GET', '/api/sources', { access: 'any', readsBody: false, handle: (c) => jsonReply(200, c.service.sources()) });
+  router.add('GET', '/api/sources', { access: 'any', readsBody: false, handle: async (c) => jsonReply(200, await c.service.sources()) });
   router.add('GET', '/api/sources/:name/schema', {
     access: 'query',
     readsBody: false,
@@ -42,6 +42,6 @@ export function addHealthRoute(router: Router<Route>, startedAtMs: number): void
     readsBody: false,
     // Never shed: a liveness probe must see the server alive while other kinds are full.
     kind: 'unlimited',
-    handle: (c) => jsonReply(200, { ...c.service.health(), status: 'ok', uptime_seconds: Math.round((Date.now() - startedAtMs) / 1000) }),
+    handle: async (c) => jsonReply(200, { ...(await c.service.health()), status: 'ok', uptime_seconds: Math.round((Date.now() - startedAtMs) / 1000) }),
   });
 }

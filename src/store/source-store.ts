@@ -20,6 +20,7 @@ import { randomBytes } from 'node:crypto';
 import { batchShapes, batchStrings, hotValueOf, transformBody } from './byte-batch.ts';
 import { metaStride, type NativeBatch } from './native-ingest.ts';
 import { ShapeCache } from './schema-replay.ts';
+import { mergeFigures, pidFigures, type Figures } from './project-figures.ts';
 
 /** How ingestBytes stores a body. */
 export interface ByteIngestOptions {
@@ -97,6 +98,8 @@ export class SourceStore {
   private shapesDropped = false;
   /** Checkpoint names of sealed segments (checkpointParts), and the compactions of hot ids so far. */
   private readonly segKeys = new WeakMap<Segment, string>();
+  /** groupStats' figures per project id of sealed segments with no hidden rows. */
+  private readonly segFigures = new WeakMap<Segment, Map<number, Figures>>();
   private segKeyCount = 0;
   private readonly segKeyTag = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
   private hotEpoch = 0;
@@ -681,6 +684,28 @@ export class SourceStore {
     const o = this.open;
     for (let i = 0; i < o.n; i++) if (o.ts[i]! >= this.wm && o.ts[i]! > m) m = o.ts[i]!;
     return m === -Infinity ? null : m;
+  }
+
+  /**
+   * Visible rows with their oldest and newest timestamp per group of projects (cluster mode's partitions;
+   * the project is null for rows without one). A sealed segment's figures are kept while none of its rows
+   * is hidden (segments never change otherwise), so only the open rows and the oldest segments are read again.
+   */
+  groupStats(groupOf: (project: string | null) => number): Map<number, Figures> {
+    const gid = this.projectNames.map((p) => groupOf(p));
+    const group = (pid: number): number => gid[pid]!;
+    const out = new Map<number, Figures>();
+    for (const seg of this.segments) {
+      if (seg.hidden >= seg.n) continue;
+      let f = seg.hidden === 0 ? this.segFigures.get(seg) : undefined;
+      if (!f) {
+        f = pidFigures(seg.ts, seg.pid, seg.n, this.wm);
+        if (seg.hidden === 0) this.segFigures.set(seg, f);
+      }
+      mergeFigures(out, f, group);
+    }
+    mergeFigures(out, pidFigures(this.open.ts, this.open.pid, this.open.n, this.wm), group);
+    return out;
   }
 
   /** Rows stored once and evicted since (by retention or capacity). */
