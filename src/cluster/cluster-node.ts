@@ -70,7 +70,9 @@ export async function startClusterNode(o: ClusterNodeOptions): Promise<ClusterNo
   // Three copies of each partition where there are three servers; one where JetStream has fewer.
   try {
     await ensureStreams(jsm, { partitions: o.partitions, replicas: 3, retentionUs: o.retentionUs }, 5000);
-  } catch {
+  } catch (err) {
+    o.log(`ringql: cluster: JetStream cannot keep 3 copies of the partition streams (${err instanceof Error ? err.message : String(err)}); ` +
+      'they get 1 copy, so losing that NATS server loses its events. Run three NATS servers for the durability of SPEC §13.');
     await ensureStreams(jsm, { partitions: o.partitions, replicas: 1, retentionUs: o.retentionUs });
   }
   const js = jetstream(nc);

@@ -62,7 +62,8 @@ export class EndpointBucket {
     let kv: KV;
     try {
       kv = await new Kvm(nc).create(ENDPOINTS_BUCKET, { history: 1, replicas: o.replicas });
-    } catch {
+    } catch (err) {
+      o.log(`ringql: cluster: JetStream cannot keep ${o.replicas} copies of the endpoint bucket (${err instanceof Error ? err.message : String(err)}); it gets 1 copy`);
       kv = await new Kvm(nc).create(ENDPOINTS_BUCKET, { history: 1, replicas: 1 });
     }
     const b = new EndpointBucket(kv, local, o.log);
