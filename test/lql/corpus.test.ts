@@ -51,6 +51,7 @@ describe('reference LQL corpus: rows', () => {
     expect(ids('~"user \\"admin\\" login"')).toEqual(['a']);
     expect(ids('-m.status:error')).toEqual(['b', 'd']); // d has no status: kept, as the reference
     expect(ids('m.tags:@>production')).toEqual(['a']);
+    expect(ids('m.tags:@>~prod')).toEqual(['a', 'c']); // EXISTS over UNNEST(tags): 'production', 'prod-eu'
     expect(ids('m.latency:100.0..500.0')).toEqual(['b', 'd']);
     expect(ids('metadata.level:debug..error')).toEqual(['b', 'a', 'c']);
     expect(ids('my-string')).toEqual(['c']);
