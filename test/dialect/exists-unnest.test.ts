@@ -57,6 +57,11 @@ describe('EXISTS over UNNEST of an outer array', () => {
     expect(ids('exists (select 1 from unnest(m.tags) as x where x = t.event_message)')).toEqual(['a']);
   });
 
+  it('nests: an inner EXISTS may read the outer element', () => {
+    // a: 'abc' (length 3) < 5; b: 'bcd' < 7; e has tags but no nums; c and d have neither.
+    expect(ids('exists (select 1 from unnest(m.tags) as x where exists (select 1 from unnest(m.nums) as n where length(x) < n))')).toEqual(['a', 'b']);
+  });
+
   it('runs inside a grouped query', () => {
     const sql = 'select count(*) as n from `edge.logs.prod` as t cross join unnest(t.metadata) as m ' +
       'where exists (select 1 from unnest(m.nums) as n where n >= 5)';
