@@ -5,6 +5,7 @@ import { WorkMeter } from '../core/work-meter.ts';
 import { asLimitError } from '../exec/run.ts';
 import { meterLimits, type Budget } from '../exec/context.ts';
 import { explainPhysical, firedRules } from '../exec/physical/explain-physical.ts';
+import type { PhysicalPlan } from '../exec/physical/physical-plan.ts';
 import { explainPlan } from '../plan/explain.ts';
 import { redactJsonText } from '../redact/redact-json.ts';
 import type { Catalog } from '../plan/catalog.ts';
@@ -24,7 +25,7 @@ export function explainRequest(prep: PreparedEndpoint, req: ResolvedRequest, cat
   if (target === null) return null;
   const t0 = performance.now();
   const meter = new WorkMeter(meterLimits(budget));
-  let physical;
+  let physical: PhysicalPlan;
   try {
     physical = planRequest(prep, { ...req, consumer: { kind: 'sql', text: target } }, catalog, nowUs, meter).physical;
   } catch (err) {
