@@ -12,6 +12,7 @@ import type { Budget } from '../exec/context.ts';
 import { applyInput, isUuid, type EndpointDef } from './definition.ts';
 import { loadEndpoint, prepareEndpoint, type PreparedEndpoint } from './prepare.ts';
 import { resolveRequest, type ResolvedRequest } from './execute.ts';
+import { explainRequest } from './explain-request.ts';
 import { openLiveFeed } from './live-feed.ts';
 import { catalogFromStore } from './store-catalog.ts';
 import { deleteStored, loadBuiltins, loadStored, removeTempFiles, saveStored, type StoredFile } from './endpoint-files.ts';
@@ -141,6 +142,8 @@ export class EngineService implements QueryService {
     const prep = this.resolve(req.endpoint);
     const resolved = resolveRequest(prep, req.params, this.limits, req.accepted === undefined ? 'json' : req.accepted);
     const redact = prep.def.redact_pii || req.redactHeader;
+    const explained = explainRequest(prep, resolved, this.catalog, this.now(), this.budget, redact);
+    if (explained) return { ...explained, endpoint: prep.def.name };
     const r = await this.cache.run(prep, resolved, redact, { catalog: this.catalog, budget: this.budget, gate: this.gate }, req.stream);
     r.redacted = redact;
     r.endpoint = prep.def.name;

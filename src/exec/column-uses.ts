@@ -27,6 +27,7 @@ export function columnUses(root: Plan): ColumnUses {
       case 'case': for (const w of e.whens) { expr(w.when); expr(w.then); } expr(e.else); return;
       case 'in': expr(e.arg); e.list.forEach(expr); return;
       case 'inArray': expr(e.arg); expr(e.array); return;
+      case 'anyElement': expr(e.array); expr(e.pred); return;
       case 'subquery': if (e.arg) expr(e.arg); plan(e.plan); return;
       case 'subscript': expr(e.base); expr(e.index); return;
       case 'array': e.elements.forEach(expr); return;

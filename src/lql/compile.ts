@@ -54,7 +54,7 @@ function isFilter(t: Term): t is FilterTerm {
 
 /**
  * `c:count(*)` or one `c:<aggregate>(<path>)`, with an optional `c:group_by(t::unit)` (per minute by
- * default, as the reference); null without c:.
+ * default, as the reference); `c:group_by` alone counts rows; null without c:.
  */
 function chartOf(terms: Term[]): { unit: TimeUnit; column: number; aggregate: ChartTerm | null } | null {
   const counts = terms.filter((t): t is ChartTerm | Extract<Term, { kind: 'count' }> => t.kind === 'count' || t.kind === 'aggregate');
@@ -65,13 +65,11 @@ function chartOf(terms: Term[]): { unit: TimeUnit; column: number; aggregate: Ch
   const aggregate = aggs[0] ?? null;
   const groups = terms.flatMap((t) => (t.kind === 'groupBy' ? [t] : []));
   if (counts.length === 0 && groups.length === 0) return null;
-  if (counts.length === 0) {
-    throw new RingqlError('invalid_parameter', 'LQL c:group_by(t::...) needs c:count(*) to chart: write c:count(*) c:group_by(t::minute)', { param: 'lql' });
-  }
   const units = [...new Set(groups.map((g) => g.unit))];
   if (units.length > 1) {
     throw new RingqlError('invalid_parameter', `LQL may group by one time unit, found ${units.join(' and ').toLowerCase()}`, { param: 'lql' });
   }
+  // `c:group_by(...)` alone charts COUNT(*) per that unit, as the reference's default chart rule.
   const g = groups[0];
   return g ? { unit: g.unit, column: g.column, aggregate } : { unit: 'MINUTE', column: counts[0]!.column, aggregate };
 }

@@ -13,6 +13,9 @@ import { columnsNamed, type CteScope, type FromScope, type RangeVar } from './sc
 import { castTargetType, commonType, type SqlType } from '../core/types.ts';
 import { originOf, registerSubqueryPlan } from './expr-util.ts';
 import type { IntervalValue } from '../core/values.ts';
+import { bindExistsOverUnnest, unnestShape } from './bind-exists-unnest.ts';
+
+const CORRELATED = 'Correlated subqueries are not supported';
 
 export interface ExprCtx {
   scope: FromScope;
@@ -23,6 +26,8 @@ export interface ExprCtx {
   clause: string;
   /** Select-list aliases usable here (GROUP BY / ORDER BY / HAVING), lower-cased name → expression. */
   aliases?: Map<string, Expr>;
+  /** The enclosing scope an EXISTS-over-UNNEST predicate may read (see bind-exists-unnest.ts). */
+  lateral?: FromScope;
 }
 
 export interface ExprBinderHost {
@@ -31,6 +36,7 @@ export interface ExprBinderHost {
   nowUs: number;
   /** Binds a subquery in a child scope of `scope`; sets `correlated` when it reads outer columns. */
   bindSubquery(q: Query, ctx: ExprCtx): Plan;
+  newCol(name: string, type: SqlType): ColInfo;
 }
 
 
@@ -162,7 +168,7 @@ export class ExprBinder {
         return this.field(base, e.name, e.pos);
       }
       case 'exists':
-        return { k: 'subquery', plan: this.subqueryPlan(e.query, ctx, null, 'EXISTS'), mode: 'exists', type: 'BOOL' };
+        return this.exists(e.query, ctx);
       case 'subquery': {
         const plan = this.subqueryPlan(e.query, ctx, 1, 'A scalar subquery');
         return { k: 'subquery', plan, mode: 'scalar', type: plan.cols[0]!.type };
@@ -175,6 +181,19 @@ export class ExprBinder {
         const part = e.part.toUpperCase();
         return this.callFn('$EXTRACT', [{ k: 'const', value: part, type: 'STRING' }, this.bind(e.expr, ctx)], e.pos);
       }
+    }
+  }
+
+  /** EXISTS: a subquery plan; a correlated one only over the UNNEST of the current row's array. */
+  private exists(q: Query, ctx: ExprCtx): BExpr {
+    const shape = unnestShape(q, ctx.scope);
+    const host = { bind: (x: Expr, c: ExprCtx) => this.bind(x, c), expectBool: this.expectBool.bind(this), newCol: (n: string, t: SqlType) => this.host.newCol(n, t) };
+    if (shape?.path) return bindExistsOverUnnest(host, shape, ctx);
+    try {
+      return { k: 'subquery', plan: this.subqueryPlan(q, ctx, null, 'EXISTS'), mode: 'exists', type: 'BOOL' };
+    } catch (err) {
+      if (shape === null || !(err instanceof RingqlError && err.message.startsWith(CORRELATED))) throw err;
+      return bindExistsOverUnnest(host, shape, ctx);
     }
   }
 
@@ -214,7 +233,7 @@ export class ExprBinder {
       if (hit.k === 'ambiguous') {
         fail('ambiguous_name', `Column name ${first} is ambiguous: it is a ${hit.fields ? 'column or field' : 'column'} of ${hit.sources.join(' and ')}; qualify it, e.g. ${hit.sources[0]}.${first}`, e.pos);
       }
-      if (scope !== ctx.scope) this.correlated(e);
+      if (scope !== ctx.scope && scope !== ctx.lateral) this.correlated(e);
       if (hit.k === 'var') return this.fromVar(hit.v, rest, e);
       let out: BExpr = hit.k === 'column' ? colRef(hit.col) : this.field(colRef(hit.v.cols[0]!), hit.field, e.pos);
       for (const f of rest) out = this.field(out, f, e.pos);
@@ -230,7 +249,7 @@ export class ExprBinder {
   }
 
   private correlated(e: Ident): never {
-    fail('query_error', `Correlated subqueries are not supported: ${e.parts.join('.')} refers to the enclosing query`, e.pos);
+    fail('query_error', `${CORRELATED}: ${e.parts.join('.')} refers to the enclosing query (only EXISTS over the UNNEST of its array runs)`, e.pos);
   }
 
   private fromVar(v: RangeVar, rest: string[], e: Ident): BExpr {

@@ -43,6 +43,11 @@ export type BExpr =
   | { k: 'in'; arg: BExpr; list: BExpr[]; not: boolean; type: 'BOOL' }
   | { k: 'inArray'; arg: BExpr; array: BExpr; not: boolean; type: 'BOOL' }
   | { k: 'subquery'; plan: Plan; mode: 'scalar' | 'exists' | 'in' | 'array'; arg?: BExpr; not?: boolean; type: SqlType }
+  /**
+   * `EXISTS(SELECT … FROM UNNEST(array) AS elem WHERE pred)` over the current row's array: TRUE when
+   * `pred` is TRUE for some element (`elem` is the element, other columns the current row's), else FALSE.
+   */
+  | { k: 'anyElement'; array: BExpr; elem: ColInfo; pred: BExpr; type: 'BOOL' }
   | { k: 'subscript'; base: BExpr; index: BExpr; mode: 'offset' | 'safe_offset' | 'ordinal' | 'safe_ordinal'; type: SqlType }
   | { k: 'array'; elements: BExpr[]; type: 'ARRAY' }
   | { k: 'struct'; fields: { name: string; expr: BExpr }[]; type: 'STRUCT' }

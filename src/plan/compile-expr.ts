@@ -118,6 +118,8 @@ export function compileExpr(e: BExpr, env: CompileEnv): Accessor {
     }
     case 'subquery':
       return env.subquery(e, e.arg ? compileExpr(e.arg, env) : null);
+    case 'anyElement':
+      return compileAnyElement(e, env);
     case 'subscript': {
       const base = compileExpr(e.base, env);
       const idx = compileExpr(e.index, env);
@@ -242,3 +244,26 @@ function meterResults(f: Accessor, name: string): Accessor {
 
 /** Comparison used by ORDER BY-free code paths (exported for the aggregate MIN/MAX shortcuts). */
 export { compareValues };
+
+/**
+ * EXISTS over the current row's array: the predicate sees each element as the element column and the
+ * row's other columns as usual; TRUE at the first element it holds for, else FALSE (never NULL). As
+ * UNNEST does, a single record counts as a one-element array and any other non-array as empty.
+ */
+function compileAnyElement(e: Extract<BExpr, { k: 'anyElement' }>, env: CompileEnv): Accessor {
+  const array = compileExpr(e.array, env);
+  const elemId = e.elem.id;
+  let current: Value = null;
+  const element: Accessor = () => current;
+  const inner: CompileEnv = { col: (id) => (id === elemId ? element : env.col(id)), subquery: (s, arg) => env.subquery(s, arg) };
+  const pred = compileExpr(e.pred, inner);
+  return (r) => {
+    const v = array(r);
+    const elems: readonly Value[] = Array.isArray(v) ? v : v !== null && typeof v === 'object' ? [v] : [];
+    for (const x of elems) {
+      current = x;
+      if (pred(r) === true) return true;
+    }
+    return false;
+  };
+}

@@ -74,6 +74,7 @@ export function expr(e: BExpr): string {
     case 'in': return `(${expr(e.arg)}${e.not ? ' NOT' : ''} IN (${e.list.map(expr).join(', ')}))`;
     case 'inArray': return `(${expr(e.arg)}${e.not ? ' NOT' : ''} IN UNNEST(${expr(e.array)}))`;
     case 'subquery': return e.mode === 'exists' ? 'EXISTS(subquery)' : e.mode === 'in' ? `(${expr(e.arg!)}${e.not ? ' NOT' : ''} IN (subquery))` : `(subquery ${e.mode})`;
+    case 'anyElement': return `EXISTS(${e.elem.name} IN UNNEST(${expr(e.array)}) WHERE ${expr(e.pred)})`;
     case 'subscript': return `${expr(e.base)}[${e.mode.toUpperCase()}(${expr(e.index)})]`;
     case 'array': return `[${e.elements.map(expr).join(', ')}]`;
     case 'struct': return `STRUCT(${e.fields.map((f) => `${expr(f.expr)} AS ${f.name}`).join(', ')})`;

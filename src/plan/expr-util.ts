@@ -18,6 +18,7 @@ export function exprKey(e: BExpr, col: (id: number) => string = (id) => '#' + id
     case 'in': return (e.not ? 'notin(' : 'in(') + k(e.arg) + ';' + e.list.map(k).join(',') + ')';
     case 'inArray': return (e.not ? 'notinarr(' : 'inarr(') + k(e.arg) + ';' + k(e.array) + ')';
     case 'subquery': return 'subq@' + subqueryIds.get(e.plan);
+    case 'anyElement': return 'any(' + k(e.array) + ';' + col(e.elem.id) + ':' + k(e.pred) + ')';
     case 'subscript': return k(e.base) + '[' + e.mode + ':' + k(e.index) + ']';
     case 'array': return '[' + e.elements.map(k).join(',') + ']';
     case 'struct': return 'struct(' + e.fields.map((f) => f.name + ':' + k(f.expr)).join(',') + ')';
@@ -52,6 +53,7 @@ export function mapChildren(e: BExpr, f: (c: BExpr) => BExpr): BExpr {
     case 'cast': return { ...e, arg: f(e.arg) };
     case 'in': return { ...e, arg: f(e.arg), list: e.list.map(f) };
     case 'inArray': return { ...e, arg: f(e.arg), array: f(e.array) };
+    case 'anyElement': return { ...e, array: f(e.array), pred: f(e.pred) };
     case 'subscript': return { ...e, base: f(e.base), index: f(e.index) };
     case 'array': return { ...e, elements: e.elements.map(f) };
     case 'struct': return { ...e, fields: e.fields.map((x) => ({ name: x.name, expr: f(x.expr) })) };
@@ -66,10 +68,13 @@ export function someNode(e: BExpr, pred: (x: BExpr) => boolean): boolean {
   return found;
 }
 
-/** Column ids an expression reads (outside subqueries). */
+/** Column ids an expression reads (outside subqueries; an anyElement's own element is not one). */
 export function columnIds(e: BExpr, out = new Set<number>()): Set<number> {
   if (e.k === 'col') out.add(e.id);
-  else mapChildren(e, (c) => { columnIds(c, out); return c; });
+  else if (e.k === 'anyElement') {
+    columnIds(e.array, out);
+    for (const id of columnIds(e.pred)) if (id !== e.elem.id) out.add(id);
+  } else mapChildren(e, (c) => { columnIds(c, out); return c; });
   return out;
 }
 

@@ -41,7 +41,7 @@ function clockOf(e: BExpr, kids: readonly BExpr[]): Clock | undefined {
 /** Folds one node whose children are already folded. */
 export function foldNode(e: BExpr): BExpr {
   switch (e.k) {
-    case 'const': case 'col': case 'subquery': case 'agg':
+    case 'const': case 'col': case 'subquery': case 'agg': case 'anyElement':
       return e;
     case 'and': {
       const rest: BExpr[] = [];

@@ -1,5 +1,5 @@
 // c: charts (SPEC §5): count(*) grouped by a truncated timestamp, ascending, no empty buckets
-// (it groups existing rows); count(*) alone charts per minute; group_by alone is a 400.
+// (it groups existing rows); count(*) alone charts per minute; group_by alone charts count(*).
 
 import { describe, expect, it } from 'vitest';
 import { bin, call, errorOf, fromChain, id, int, lql, select } from './helpers.ts';
@@ -41,11 +41,9 @@ describe('c: charts', () => {
       { timestamp: at(12, 0), count: 2 },
     ]);
   });
-  it('group_by without count → 400 explaining', () => {
-    const e = errorOf(() => lql('c:group_by(t::minute)'));
-    expect(e.code).toBe('invalid_parameter');
-    expect(e.details).toEqual({ param: 'lql' });
-    expect(e.message).toContain('c:count(*)');
+  it('group_by alone charts count(*) per that unit, as the reference (its chart rule defaults to count)', () => {
+    expect(lql('c:group_by(t::minute)')).toEqual(lql('c:count(*) c:group_by(t::minute)'));
+    expect(lql('c:group_by(t::hour) m.status:error')).toEqual(lql('c:count(*) c:group_by(t::hour) m.status:error'));
   });
   it('two different units → 400', () => {
     expect(errorOf(() => lql('c:count(*) c:group_by(t::minute) c:group_by(t::day)')).code).toBe('invalid_parameter');

@@ -29,7 +29,7 @@ describe('reference LQL corpus', () => {
     const count = (v: string): number => entries.filter((e) => e.verdict === v).length;
     // Written down in test/lql/corpus/README.md; update both together.
     expect({ total: entries.length, right: count('right'), unsupported: count('unsupported'), different: count('different'), schema: count('schema') })
-      .toEqual({ total: 215, right: 196, unsupported: 0, different: 9, schema: 10 });
+      .toEqual({ total: 397, right: 357, unsupported: 0, different: 27, schema: 13 });
   });
 });
 
@@ -51,6 +51,7 @@ describe('reference LQL corpus: rows', () => {
     expect(ids('~"user \\"admin\\" login"')).toEqual(['a']);
     expect(ids('-m.status:error')).toEqual(['b', 'd']); // d has no status: kept, as the reference
     expect(ids('m.tags:@>production')).toEqual(['a']);
+    expect(ids('m.tags:@>~prod')).toEqual(['a', 'c']); // EXISTS over UNNEST(tags): 'production', 'prod-eu'
     expect(ids('m.latency:100.0..500.0')).toEqual(['b', 'd']);
     expect(ids('metadata.level:debug..error')).toEqual(['b', 'a', 'c']);
     expect(ids('my-string')).toEqual(['c']);
@@ -69,5 +70,28 @@ describe('reference LQL corpus: rows', () => {
     // d (the 14th) has no status: its day counts 0 distinct values.
     expect(lqlRows('c:countd(m.status) c:group_by(t::day)', EVENTS)).toEqual([{ timestamp: ts('2025-01-14T00:00:00Z'), count: 0 }, { timestamp: ts('2025-01-15T00:00:00Z'), count: 2 }]);
     expect(lqlRows('s:metadata.user.id@user_id m.status:error', EVENTS)).toEqual([{ user_id: 123 }, { user_id: null }]);
+  });
+});
+
+// Rows for strings added from the reference's list tables, encoder round trips and docs.
+const MORE = [
+  { id: 'p', timestamp: ts('2025-01-15T10:10:00Z'), event_message: 'GET /a.png', metadata: { status: 'ok" m.level:"error', url: '/a.png' } },
+  { id: 'q', timestamp: ts('2025-01-15T11:20:00Z'), event_message: 'GET /b.gif', metadata: { status: 'ok', url: '/b.gif' } },
+  { id: 'r', timestamp: ts('2025-01-15T11:40:00Z'), event_message: 'GET /c.jpeg', metadata: { url: '/c.jpeg' } },
+];
+const moreIds = (lql: string): string[] => lqlRows(lql, MORE).map((r) => r.id as string);
+
+describe('reference LQL corpus: rows of the added strings', () => {
+  it('a quoted value with escaped quotes is one value (lql_test.exs:261)', () => {
+    expect(moreIds('m.status:"ok\\" m.level:\\"error"')).toEqual(['p']);
+  });
+  it('regex alternation over a field, docs example', () => {
+    expect(moreIds('m.url:~"jpg$|jpeg$|png$"')).toEqual(['r', 'p']);
+  });
+  it('c:group_by alone charts count(*) per unit (lql_test.exs:394)', () => {
+    expect(lqlRows('c:group_by(t::hour)', MORE)).toEqual([{ timestamp: ts('2025-01-15T10:00:00Z'), count: 1 }, { timestamp: ts('2025-01-15T11:00:00Z'), count: 2 }]);
+  });
+  it('a negated NULL keeps the rows that have the field (search_operations_test.exs:830)', () => {
+    expect(moreIds('-m.status:NULL')).toEqual(['q', 'p']);
   });
 });

@@ -44,9 +44,11 @@ describe('list contains a match :@>~', () => {
     expect(onlyWhere('m.arr:@>~"^b"')).toEqual(want);
     expect(lqlSql('m.arr:@>~"^b"')).toContain("WHERE EXISTS ( SELECT * FROM UNNEST(f_metadata.arr) AS x WHERE REGEXP_CONTAINS(x, '^b') ) ORDER BY");
   });
-  it('rows: the engine does not run correlated subqueries yet, so it is a 400 query_error, never wrong rows', () => {
-    const e = errorOf(() => lqlIds('m.arr:@>~"^b"', events));
-    expect(e.code).toBe('query_error');
-    expect(e.message).toMatch(/Correlated subqueries are not supported/);
+  it('rows: those with an element the regex finds; negated, the others (missing arrays too)', () => {
+    expect(lqlIds('m.arr:@>~"^b"', events)).toEqual(['ab']);
+    expect(lqlIds('m.arr:@>~"^c$"', events)).toEqual(['c']);
+    expect(lqlIds('m.arr:@>~"^[ac]$"', events)).toEqual(['ab', 'c']);
+    expect(lqlIds('m.arr:@>~x', events)).toEqual(['nums']);
+    expect(lqlIds('-m.arr:@>~"^[ac]$"', events)).toEqual(['none', 'nums']);
   });
 });

@@ -69,3 +69,14 @@ function scanText(s: ScanPlan): string {
   parts.push(`order=${s.order}`);
   return parts.join(' ');
 }
+
+/** The named rules that fired anywhere in the plan, each once, in plan order (root first). */
+export function firedRules(plan: PhysicalPlan): string[] {
+  const out = new Set<string>();
+  const walk = (n: PhysicalNode): void => {
+    for (const r of n.rules) out.add(r);
+    for (const c of inputs(n)) walk(c);
+  };
+  walk(plan.root);
+  return [...out];
+}

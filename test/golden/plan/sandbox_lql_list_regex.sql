@@ -1,0 +1,4 @@
+-- an LQL list-contains-regex over logs.all (EXISTS over the UNNEST of the row's array, run per row)
+-- endpoint logs.all
+-- param project=default
+-- param lql=f:edge_logs m.tags:@>~"^prod" m.response.status_code:>=500

@@ -1,0 +1,4 @@
+-- an LQL list over logs.all: newest GET requests of the project that are not health checks, two columns picked
+-- endpoint logs.all
+-- param project=default
+-- param lql=f:edge_logs m.request.method:GET -~health s:id s:m.request.path

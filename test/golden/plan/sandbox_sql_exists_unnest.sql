@@ -1,0 +1,4 @@
+-- a sandbox query with a correlated EXISTS over UNNEST (the shape the engine runs per row)
+-- endpoint logs.all
+-- param project=default
+-- param sql=select id, timestamp from edge_logs as t cross join unnest(t.metadata) as m where exists (select 1 from unnest(m.request) as r where regexp_contains(r.path, '/rest')) order by timestamp desc limit 10

@@ -1,0 +1,5 @@
+-- a sandbox aggregate over another of logs.all's CTEs, bounded in time by the endpoint's parameters
+-- endpoint logs.all
+-- param project=default
+-- param iso_timestamp_start=2025-01-15T06:00:00Z
+-- param sql=select count(*) as n, min(timestamp) as first from postgres_logs
