@@ -48,6 +48,12 @@ export async function clusterHealth(n: BenchNode): Promise<ClusterHealth> {
   return h.cluster;
 }
 
+/** Bytes the node's store holds (what RINGQL_MAX_MEMORY counts), from /health. */
+export async function storeBytes(n: BenchNode): Promise<number> {
+  const h = await (await fetch(`${n.base}/health`)).json() as { memory_budget?: { used_bytes?: number } };
+  return h.memory_budget?.used_bytes ?? NaN;
+}
+
 /** Waits until the live nodes own every partition exactly once and none is rebuilding. */
 export async function waitSettled(nodes: readonly BenchNode[], timeoutMs = 60_000): Promise<ClusterHealth[]> {
   const until = Date.now() + timeoutMs;

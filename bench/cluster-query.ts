@@ -29,3 +29,17 @@ export async function queryLoad(target: BenchNode, path: string, watch: readonly
   watch.forEach((n, i) => { cpuUsPerRequest[n.id] = ((cpuSeconds(n.child.pid!) - cpu0[i]!) * 1e6) / requests; });
   return { ...f, cpuUsPerRequest };
 }
+
+export interface SpreadFigure {
+  /** req/s each node answered while all were loaded at once. */
+  perNode: number[];
+  total: number;
+  p50ms: number[];
+  non2xx: number;
+}
+
+/** One wrk per node at the same time, node i asked for `pathFor(i)`. */
+export async function spreadLoad(nodes: readonly BenchNode[], pathFor: (i: number) => string, seconds: number, connections = 8): Promise<SpreadFigure> {
+  const fs = await Promise.all(nodes.map((n, i) => load(n.base + pathFor(i), seconds, connections)));
+  return { perNode: fs.map((f) => f.reqPerSec), total: fs.reduce((a, f) => a + f.reqPerSec, 0), p50ms: fs.map((f) => f.p50ms), non2xx: fs.reduce((a, f) => a + f.non2xx, 0) };
+}

@@ -5,7 +5,7 @@ import { loadavg } from 'node:os';
 import type { CpuCost, FrontCosts } from './cluster-components.ts';
 import type { IngestFigures } from './cluster-ingest.ts';
 import { model, type ModelInputs } from './cluster-model.ts';
-import type { QueryFigure, QueryName } from './cluster-query.ts';
+import type { QueryFigure, QueryName, SpreadFigure } from './cluster-query.ts';
 import type { RebuildFigures } from './cluster-rebuild.ts';
 import { describeMachine } from './machine.ts';
 import { num } from './stats.ts';
@@ -27,7 +27,11 @@ export interface ClusterResults {
   /** CPU µs per event from the start of ingest until every event was visible on the owners. */
   untilVisibleUs: { ringql: number; nats: number };
   visibleS: number;
+  /** What each node's store held after ingest (bytes RINGQL_MAX_MEMORY counts). */
+  heldBytes: number[];
   queries: Record<QueryName, QueryPair>;
+  /** All nodes loaded at once: each asked for a project it owns, then for one its neighbour owns. */
+  spread: Record<QueryName, { own: SpreadFigure; neighbour: SpreadFigure }>;
   rebuild: RebuildFigures;
   project: string;
   owned: number[][];
@@ -54,7 +58,8 @@ function ingestSection(r: ClusterResults): string[] {
     `| one plain node (write-ahead log, fsync interval) | ${k0(s.eventsPerS)} | ${k0(s.eventsPerS)} | ${num(s.ackMs.median)} (${num(s.ackMs.min)}–${num(s.ackMs.max)}) | ${num(s.p99Ms)} | ${num(s.cpuUsPerEvent.ringql!)} | – |`,
     `| 3 ringql nodes + 3 nats-server (R3), 4 in flight per node | ${k0(c.eventsPerS)} | ${c.perNode.map(k0).join(' / ')} | ${num(c.ackMs.median)} (${num(c.ackMs.min)}–${num(c.ackMs.max)}) | ${num(c.p99Ms)} | ${num(c.cpuUsPerEvent.ringql!)} (${num(r.untilVisibleUs.ringql)} until stored on the owners) | ${num(c.cpuUsPerEvent.nats!)} (${num(r.untilVisibleUs.nats)}) |`,
     '', `Cluster ÷ single node: ingest ${num(c.eventsPerS / s.eventsPerS)}×, ack p50 ${num(c.ackMs.median / s.ackMs.median)}×. ` +
-    `Every acknowledged event was queryable on its owner ${num(r.visibleS)} s after the last acknowledgement. Load generator CPU: ${num(c.clientCpuUsPerEvent)} µs/event.`, '',
+    `Every acknowledged event was queryable on its owner ${num(r.visibleS)} s after the last acknowledgement. Load generator CPU: ${num(c.clientCpuUsPerEvent)} µs/event. ` +
+    `Each node's store then held ${r.heldBytes.map((b, i) => `node${i + 1} ${num(b / 2 ** 20)} MiB`).join(', ')} (the partitions it owns, nothing else).`, '',
   ];
 }
 
@@ -85,7 +90,13 @@ function querySection(r: ClusterResults): string[] {
       `${num(q.owner.cpuUsPerRequest.node1!)}, ${num(q.forwarded.cpuUsPerRequest.node1!)} | ${num(q.forwarded.cpuUsPerRequest.node2!)} | ${num(q.owner.reqPerSec / s.reqPerSec)} | ${num(q.forwarded.reqPerSec / q.owner.reqPerSec)} |`);
   }
   const bad = Object.values(r.queries).reduce((a, q) => a + q.owner.non2xx + q.forwarded.non2xx, 0);
-  L.push('', `Non-2xx answers during the cluster query runs: ${bad}. Tool: ${r.queries['logs.all (computed each time)'].owner.tool}.`, '');
+  L.push('', 'All three nodes loaded at once (one wrk per node, 8 connections each): each node asked for a project it owns, then for one its neighbour owns (every request forwarded).', '',
+    '| endpoint | own projects: req/s per node | in all | neighbour\'s projects: req/s per node | in all | single node |', '|---|---|---|---|---|---|');
+  for (const [name, sp] of Object.entries(r.spread) as [QueryName, { own: SpreadFigure; neighbour: SpreadFigure }][]) {
+    L.push(`| ${name} | ${sp.own.perNode.map(k0).join(' / ')} | ${k0(sp.own.total)} | ${sp.neighbour.perNode.map(k0).join(' / ')} | ${k0(sp.neighbour.total)} | ${k0(r.singleQueries[name].reqPerSec)} |`);
+  }
+  const spreadBad = Object.values(r.spread).reduce((a, sp) => a + sp.own.non2xx + sp.neighbour.non2xx, 0);
+  L.push('', `Non-2xx answers during the cluster query runs: ${bad + spreadBad}. Tool: ${r.queries['logs.all (computed each time)'].owner.tool}.`, '');
   return L;
 }
 

@@ -10,8 +10,8 @@ import { startNatsCluster } from '../src/cluster/nats-servers.ts';
 import { clusterBodies, totalsPerProject, projectName, type ClusterBody } from './cluster-events.ts';
 import { consumeCost, frontCosts, publishCost } from './cluster-components.ts';
 import { ingestOver } from './cluster-ingest.ts';
-import { BENCH_PARTITIONS, clusterHealth, cpuSeconds, startBenchNode, stopNode, waitSettled, type BenchNode } from './cluster-procs.ts';
-import { QUERY_PATHS, queryLoad, type QueryName } from './cluster-query.ts';
+import { BENCH_PARTITIONS, clusterHealth, cpuSeconds, startBenchNode, stopNode, storeBytes, waitSettled, type BenchNode } from './cluster-procs.ts';
+import { QUERY_PATHS, queryLoad, spreadLoad, type QueryName, type SpreadFigure } from './cluster-query.ts';
 import { checkCounts, killAndRebuild } from './cluster-rebuild.ts';
 import { renderCluster, type ClusterResults, type QueryPair } from './cluster-report.ts';
 import { progress } from './stats.ts';
@@ -72,6 +72,7 @@ export async function clusterBench(quick: boolean): Promise<ClusterResults> {
     const ingest = await ingestOver(nodes.map((n) => n.base), bodies, 4, { ringql: ringqlPids, nats: natsPids });
     const visibleS = await timeToVisible(owner, totals);
     const untilVisibleUs = { ringql: ((cpuOf(ringqlPids) - cpu0.ringql) * 1e6) / ingest.events, nats: ((cpuOf(natsPids) - cpu0.nats) * 1e6) / ingest.events };
+    const heldBytes = await Promise.all(nodes.map(storeBytes));
     const perPartition = new Map<number, number>();
     for (const [p, n] of totals) perPartition.set(partitionOf(p, BENCH_PARTITIONS), (perPartition.get(partitionOf(p, BENCH_PARTITIONS)) ?? 0) + n);
     const biggest = [...perPartition].sort((a, b) => b[1] - a[1])[0]![0];
@@ -82,12 +83,18 @@ export async function clusterBench(quick: boolean): Promise<ClusterResults> {
     for (const [name, path] of Object.entries(QUERY_PATHS) as [QueryName, (p: string) => string][]) {
       queries[name] = { owner: await queryLoad(owner, path(project), [owner, forwarder], seconds), forwarded: await queryLoad(forwarder, path(project), [owner, forwarder], seconds) };
     }
+    progress('cluster: all three nodes queried at once, own projects then a neighbour\'s');
+    const ownProject = settled.map((h) => projects.find((p) => h.owned.includes(partitionOf(p, BENCH_PARTITIONS))) ?? project);
+    const spread = {} as Record<QueryName, { own: SpreadFigure; neighbour: SpreadFigure }>;
+    for (const [name, path] of Object.entries(QUERY_PATHS) as [QueryName, (p: string) => string][]) {
+      spread[name] = { own: await spreadLoad(nodes, (i) => path(ownProject[i]!), seconds), neighbour: await spreadLoad(nodes, (i) => path(ownProject[(i + 1) % nodes.length]!), seconds) };
+    }
     progress('cluster: kill -9 of one ringql node, rebuild on the survivors');
     const victimOwned = (await clusterHealth(victim)).owned;
     const rebuild = await killAndRebuild(victim, [owner, forwarder], victimOwned, totals);
     return {
       quick, events: bodies.length * 500, projects: PROJECTS, partitions: BENCH_PARTITIONS, front, publish, consume, consumePartition: biggest,
-      ingest, untilVisibleUs, visibleS, queries, rebuild, project, owned: settled.map((h) => h.owned), ...base, loadStart, minutes: (performance.now() - started) / 60_000,
+      ingest, untilVisibleUs, visibleS, heldBytes, queries, spread, rebuild, project, owned: settled.map((h) => h.owned), ...base, loadStart, minutes: (performance.now() - started) / 60_000,
     };
   } finally {
     for (const n of nodes) await stopNode(n, 'SIGKILL');
