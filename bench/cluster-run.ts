@@ -43,6 +43,22 @@ async function timeToVisible(node: BenchNode, totals: ReadonlyMap<string, number
   return (performance.now() - t0) / 1000;
 }
 
+/** Owner against forwarded for one project (nodes[0] owns it), then all nodes loaded at once. */
+async function queryPhases(nodes: readonly BenchNode[], project: string, ownProject: readonly string[], seconds: number): Promise<Pick<ClusterResults, 'queries' | 'spread'>> {
+  const [owner, forwarder] = [nodes[0]!, nodes[1]!];
+  progress(`cluster: queries for ${project} on its owner and forwarded`);
+  const queries = {} as Record<QueryName, QueryPair>;
+  for (const [name, path] of Object.entries(QUERY_PATHS) as [QueryName, (p: string) => string][]) {
+    queries[name] = { owner: await queryLoad(owner, path(project), [owner, forwarder], seconds), forwarded: await queryLoad(forwarder, path(project), [owner, forwarder], seconds) };
+  }
+  progress('cluster: all three nodes queried at once, own projects then a neighbour\'s');
+  const spread = {} as Record<QueryName, { own: SpreadFigure; neighbour: SpreadFigure }>;
+  for (const [name, path] of Object.entries(QUERY_PATHS) as [QueryName, (p: string) => string][]) {
+    spread[name] = { own: await spreadLoad(nodes, (i) => path(ownProject[i]!), seconds), neighbour: await spreadLoad(nodes, (i) => path(ownProject[(i + 1) % nodes.length]!), seconds) };
+  }
+  return { queries, spread };
+}
+
 export async function clusterBench(quick: boolean): Promise<ClusterResults> {
   const seconds = quick ? 3 : 8;
   const bodies = clusterBodies(quick ? 60 : 400, PROJECTS, Date.now());
@@ -78,17 +94,8 @@ export async function clusterBench(quick: boolean): Promise<ClusterResults> {
     const biggest = [...perPartition].sort((a, b) => b[1] - a[1])[0]![0];
     progress(`cluster: consume + store cost (partition ${biggest} replayed in-process)`);
     const consume = await consumeCost(nats.urls, natsPids, biggest);
-    progress(`cluster: queries for ${project} on its owner and forwarded`);
-    const queries = {} as Record<QueryName, QueryPair>;
-    for (const [name, path] of Object.entries(QUERY_PATHS) as [QueryName, (p: string) => string][]) {
-      queries[name] = { owner: await queryLoad(owner, path(project), [owner, forwarder], seconds), forwarded: await queryLoad(forwarder, path(project), [owner, forwarder], seconds) };
-    }
-    progress('cluster: all three nodes queried at once, own projects then a neighbour\'s');
     const ownProject = settled.map((h) => projects.find((p) => h.owned.includes(partitionOf(p, BENCH_PARTITIONS))) ?? project);
-    const spread = {} as Record<QueryName, { own: SpreadFigure; neighbour: SpreadFigure }>;
-    for (const [name, path] of Object.entries(QUERY_PATHS) as [QueryName, (p: string) => string][]) {
-      spread[name] = { own: await spreadLoad(nodes, (i) => path(ownProject[i]!), seconds), neighbour: await spreadLoad(nodes, (i) => path(ownProject[(i + 1) % nodes.length]!), seconds) };
-    }
+    const { queries, spread } = await queryPhases(nodes, project, ownProject, seconds);
     progress('cluster: kill -9 of one ringql node, rebuild on the survivors');
     const victimOwned = (await clusterHealth(victim)).owned;
     const rebuild = await killAndRebuild(victim, [owner, forwarder], victimOwned, totals);
