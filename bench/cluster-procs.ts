@@ -2,7 +2,7 @@
 // loopback, their CPU time from /proc, their /health, and waiting until the members share the partitions.
 
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, startMainProcess } from '../test/helpers/main-process.ts';
@@ -14,6 +14,8 @@ export interface BenchNode {
   id: string;
   base: string;
   child: ChildProcess;
+  /** Its RINGQL_STATE_DIR (removed by stopNode). */
+  stateDir: string;
   /** stderr and stdout lines, with the time each arrived (performance.now()). */
   lines: { t: number; line: string }[];
 }
@@ -31,10 +33,11 @@ const COMMON = {
 /** A ringql node: in cluster mode when `natsUrls` is given, else one node with its write-ahead log. */
 export async function startBenchNode(id: string, natsUrls: string[] | null): Promise<BenchNode> {
   const port = await freePort();
-  const env: Record<string, string> = { ...COMMON, RINGQL_STATE_DIR: mkdtempSync(join(tmpdir(), `ringql-cbench-${id}-`)) };
+  const stateDir = mkdtempSync(join(tmpdir(), `ringql-cbench-${id}-`));
+  const env: Record<string, string> = { ...COMMON, RINGQL_STATE_DIR: stateDir };
   if (natsUrls) Object.assign(env, { RINGQL_NATS_URL: natsUrls.join(','), RINGQL_PARTITIONS: String(BENCH_PARTITIONS), RINGQL_NODE_ID: id });
   const child = await startMainProcess(port, env);
-  const node: BenchNode = { id, base: `http://127.0.0.1:${port}`, child, lines: [] };
+  const node: BenchNode = { id, base: `http://127.0.0.1:${port}`, child, stateDir, lines: [] };
   const keep = (d: Buffer): void => { for (const line of d.toString().split('\n')) if (line) node.lines.push({ t: performance.now(), line }); };
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
@@ -67,10 +70,13 @@ export async function waitSettled(nodes: readonly BenchNode[], timeoutMs = 60_00
   }
 }
 
+/** Stops the node (SIGKILL after 10 s) and removes its state directory. */
 export async function stopNode(n: BenchNode, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-  if (n.child.exitCode !== null || n.child.signalCode !== null) return;
-  const done = new Promise<void>((r) => n.child.once('exit', () => r()));
-  n.child.kill(signal);
-  await Promise.race([done, new Promise((r) => setTimeout(r, 10_000))]);
-  if (n.child.exitCode === null && n.child.signalCode === null) n.child.kill('SIGKILL');
+  if (n.child.exitCode === null && n.child.signalCode === null) {
+    const done = new Promise<void>((r) => n.child.once('exit', () => r()));
+    n.child.kill(signal);
+    await Promise.race([done, new Promise((r) => setTimeout(r, 10_000))]);
+    if (n.child.exitCode === null && n.child.signalCode === null) n.child.kill('SIGKILL');
+  }
+  rmSync(n.stateDir, { recursive: true, force: true });
 }

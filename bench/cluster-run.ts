@@ -2,7 +2,7 @@
 // on loopback against one plain node in the same run — ingest, acknowledgement latency, owner and
 // forwarded query rates, a partition rebuild after kill -9, and per-component costs; writes bench/CLUSTER-RUN.md.
 
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { partitionOf } from '../src/cluster/partition.ts';
@@ -67,7 +67,8 @@ export async function clusterBench(quick: boolean): Promise<ClusterResults> {
   const loadStart = loadavg().map((v) => v.toFixed(1)).join(' ');
   progress(`cluster: ${bodies.length * 500} events in 500-event bodies over ${PROJECTS} projects; per-component costs in-process`);
   const front = frontCosts(bodies);
-  const nats = await startNatsCluster({ dir: mkdtempSync(join(tmpdir(), 'ringql-cbench-nats-')), partitions: BENCH_PARTITIONS });
+  const natsDir = mkdtempSync(join(tmpdir(), 'ringql-cbench-nats-'));
+  const nats = await startNatsCluster({ dir: natsDir, partitions: BENCH_PARTITIONS });
   const natsPids = nats.servers.map((s) => s.process!.pid!);
   const nodes: BenchNode[] = [];
   try {
@@ -106,6 +107,7 @@ export async function clusterBench(quick: boolean): Promise<ClusterResults> {
   } finally {
     for (const n of nodes) await stopNode(n, 'SIGKILL');
     await nats.stop();
+    rmSync(natsDir, { recursive: true, force: true }); // the streams hold every event three times
   }
 }
 
