@@ -1,6 +1,6 @@
 // `npm run bench [-- --quick]`: generates seeded edge data, measures ringql in-process (tinybench), the
-// DuckDB peer on the same file, HTTP against raw uWebSockets.js, memory and scaling, and writes
-// bench/RESULTS.md. Every ratio compares figures taken in this same run.
+// DuckDB peer on the same file, HTTP against raw uWebSockets.js, memory and scaling, a 3-node cluster
+// (bench/cluster-run.ts), and writes bench/RESULTS.md. Every ratio compares figures taken in this same run.
 
 import { writeFileSync } from 'node:fs';
 import { describeMachine } from './machine.ts';
@@ -10,6 +10,8 @@ import { httpRun, type HttpFigures } from './http-run.ts';
 import { renderReport, type SizeResult } from './report.ts';
 import { progress } from './stats.ts';
 import { measurePrepareOverhead, overheadTable } from './prepare-overhead.ts';
+import { clusterBench } from './cluster-run.ts';
+import { renderCluster } from './cluster-report.ts';
 import type { EngineOut, DuckOut } from './report.ts';
 
 const HEAP_MB = 20_480;
@@ -39,8 +41,18 @@ for (const size of sizes) {
 }
 progress('prepare-once overhead');
 const overhead = overheadTable(await measurePrepareOverhead(timeMs));
+progress('cluster: 3 nats-server + 3 ringql nodes');
+let cluster: string;
+try {
+  const text = renderCluster(await clusterBench(quick));
+  writeFileSync(new URL('./CLUSTER-RUN.md', import.meta.url), text);
+  cluster = text.replace(/^#/gm, '##');
+} catch (err) {
+  // The rest of a long run is kept; the reason is in the report.
+  cluster = `## Cluster bench\n\nNot measured: ${err instanceof Error ? err.message : String(err)}\n`;
+}
 const report = renderReport({ quick, machine, results, http: httpFigures!, minutes: (performance.now() - started) / 60_000 }) +
-  `\n## Per-request planning overhead (prepare once)\n\n${overhead}\n`;
+  `\n## Per-request planning overhead (prepare once)\n\n${overhead}\n\n${cluster}\n`;
 writeFileSync(new URL('./RESULTS.md', import.meta.url), report);
 process.stdout.write(report);
 progress(`wrote bench/RESULTS.md in ${((performance.now() - started) / 60_000).toFixed(1)} min`);
