@@ -92,18 +92,23 @@ export class ClusterService implements QueryService {
     const s = this.local.checkBatch(source, events);
     const nowUs = this.opts.nowUs();
     const stamped = stampBatch(events, nowUs);
+    // Events already past retention are answered as dropped and never published, as one node drops them.
+    let below: readonly number[] = [];
     try {
-      s.ingest(stamped, nowUs, () => { throw VALID; });
+      s.ingest(stamped, nowUs, (_maxTs, belowWatermark) => { below = belowWatermark; throw VALID; });
     } catch (err) {
       if (err !== VALID) throw err;
     }
-    const messages = batchMessages(s.def.name, stamped, (e) => projectAt(e, s.def.projectPath), this.opts.publish);
+    const skip = new Set(below);
+    const kept = skip.size === 0 ? stamped : stamped.filter((_e, i) => !skip.has(i));
+    if (kept.length === 0) return { stored: 0, dropped: skip.size };
+    const messages = batchMessages(s.def.name, kept, (e) => projectAt(e, s.def.projectPath), this.opts.publish);
     try {
       await publishMessages(this.js, messages, this.opts.publish);
     } catch (err) {
       throw new RingqlError('storage_unavailable', `The batch could not be stored in the cluster's log (${err instanceof Error ? err.message : String(err)}); retry shortly`, { retry_after: 2 });
     }
-    return { stored: stamped.length, dropped: 0 };
+    return { stored: kept.length, dropped: skip.size };
   }
 
   /** Live feeds run where the data is: on the owner (a subscription elsewhere is refused with the owner's address). */

@@ -31,8 +31,14 @@ export interface ByteIngestOptions {
   /** Sees the event count once the body is known valid; may throw to refuse the batch. */
   checkCount?: (n: number) => void;
   /** As ingest()'s beforeCommit. */
-  beforeCommit?: (maxTs: number) => void;
+  beforeCommit?: BeforeCommit;
 }
+
+/**
+ * Runs once a batch is known valid, before anything is stored; throwing stores nothing. It sees the newest
+ * timestamp and the batch indexes of the events below the retention watermark, which will not be stored.
+ */
+export type BeforeCommit = (maxTs: number, belowWatermark: readonly number[]) => void;
 
 const MAX_ERRORS = 100;
 /** A compacted segment holds at most this many times segmentRows rows (and 1/16 of the capacity). */
@@ -140,7 +146,7 @@ export class SourceStore {
    * Throws RingqlError('invalid_events') and stores nothing when any event is invalid. `beforeCommit`
    * runs once the batch is known valid and before anything is stored; when it throws, nothing is.
    */
-  ingest(events: unknown[], nowUs: number, beforeCommit?: (maxTs: number) => void): IngestResult {
+  ingest(events: unknown[], nowUs: number, beforeCommit?: BeforeCommit): IngestResult {
     this.raiseWatermark(nowUs - this.config.retentionUs);
     const opts: NormalizeOptions = {
       maxEventDepth: this.config.maxEventDepth,
@@ -159,9 +165,14 @@ export class SourceStore {
     if (beforeCommit) {
       // The write-ahead log takes the batch here: valid, not yet stored. If it cannot, nothing is stored.
       let maxTs = -Infinity;
-      for (const e of ok) if (e.ts > maxTs) maxTs = e.ts;
+      const below: number[] = [];
+      for (let i = 0; i < ok.length; i++) {
+        const ts = ok[i]!.ts;
+        if (ts > maxTs) maxTs = ts;
+        if (ts < this.wm) below.push(i);
+      }
       try {
-        beforeCommit(maxTs);
+        beforeCommit(maxTs, below);
       } catch (err) {
         this.schemaTree.rollback();
         throw err;
@@ -208,9 +219,14 @@ export class SourceStore {
     const meta = b.meta;
     if (opts.beforeCommit) {
       let maxTs = -Infinity;
-      for (let i = 0; i < b.n; i++) if (meta[i * stride]! > maxTs) maxTs = meta[i * stride]!;
+      const below: number[] = [];
+      for (let i = 0; i < b.n; i++) {
+        const ts = meta[i * stride]!;
+        if (ts > maxTs) maxTs = ts;
+        if (ts < this.wm) below.push(i);
+      }
       try {
-        opts.beforeCommit(maxTs);
+        opts.beforeCommit(maxTs, below);
       } catch (err) {
         this.schemaTree.rollback();
         throw err;
