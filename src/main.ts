@@ -14,7 +14,7 @@ import { Store, fullStoreBytes, storeConfigFrom } from './store/store.ts';
 import { nowMicros, parseTimestamp } from './core/time.ts';
 import { tokensFromSpecs, type TokenSet } from './http/auth.ts';
 import { startServer } from './http/server.ts';
-import { parseEventsBody } from './http/events-body.ts';
+import { parseEventsBody } from './endpoints/events-body.ts';
 import type { DemoMessage, DemoWorkerData } from './gen/demo-worker.ts';
 
 const EVICT_EVERY_MS = 60_000;

@@ -2,7 +2,7 @@
 // reference path when it declines) and through parseEventsBody + ingest (the reference) on twin stores;
 // the outcomes, stored rows (bytes, ts, project, hot values, shape), schemas and counters must agree.
 
-import { parseEventsBody, isNdjsonType } from '../../src/http/events-body.ts';
+import { parseEventsBody, isNdjsonType } from '../../src/endpoints/events-body.ts';
 import { isRingqlError } from '../../src/core/errors.ts';
 import { Store, defaultStoreConfig } from '../../src/store/store.ts';
 import type { SourceStore } from '../../src/store/source-store.ts';
