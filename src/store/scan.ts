@@ -3,10 +3,10 @@
 // could hold the next row), so the newest 100 rows of a project touch only the newest segments.
 
 import type { RowText, ScanBatch, ScanSpec } from './types.ts';
-import {
-  lowerBound, lowerBoundPerm, upperBound, upperBoundPerm,
-  type OpenSegment, type RowData, type Segment,
-} from './segment.ts';
+import { lowerBound, lowerBoundPerm, upperBound, upperBoundPerm } from './ts-bounds.ts';
+import type { OpenSegment } from './open-segment.ts';
+import type { RowData } from './row-data.ts';
+import type { Segment } from './segment.ts';
 
 /** What a scan needs from its SourceStore, captured when the scan starts. */
 export interface ScanSnapshot {

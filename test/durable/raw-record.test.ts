@@ -10,7 +10,7 @@ import { createQueryService } from '../../src/endpoints/service.ts';
 import { recoverStore } from '../../src/durable/durability.ts';
 import { decodeRawBatch, encodeRawBatch } from '../../src/durable/batch-record.ts';
 import { nowMicros } from '../../src/core/time.ts';
-import type { OpenSegment } from '../../src/store/segment.ts';
+import type { OpenSegment } from '../../src/store/open-segment.ts';
 
 async function durable(stateDir: string) {
   const store = new Store(defaultStoreConfig({}));

@@ -6,7 +6,7 @@ import { parseEventsBody, isNdjsonType } from '../../src/endpoints/events-body.t
 import { isRingqlError } from '../../src/core/errors.ts';
 import { Store, defaultStoreConfig } from '../../src/store/store.ts';
 import type { SourceStore } from '../../src/store/source-store.ts';
-import type { OpenSegment } from '../../src/store/segment.ts';
+import type { OpenSegment } from '../../src/store/open-segment.ts';
 
 export interface Twin {
   fast: SourceStore;
