@@ -3,7 +3,8 @@
 // on from there exactly as the original does (same ids for new paths and shapes).
 
 import { describe, expect, it } from 'vitest';
-import { SchemaTree, type SchemaNode } from '../../src/store/schema-tree.ts';
+import { SchemaTree } from '../../src/store/schema-tree.ts';
+import type { SchemaNode } from '../../src/store/schema-node.ts';
 
 /** Feeds one event's paths the way the store's serialiser does. */
 function event(t: SchemaTree, top: Record<string, unknown>, meta: Record<string, unknown>): number {
