@@ -50,7 +50,7 @@ const GENERATED_ID = /^\{"id":"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-
 /** Everything a store holds, comparable with toEqual (generated ids blanked: each path draws its own). */
 export function snapshot(s: SourceStore): unknown {
   // The open segment is private; the harness reads it to compare stored bytes exactly.
-  const open = (s as unknown as { open: OpenSegment }).open;
+  const open = (s as unknown as { rows: { open: OpenSegment } }).rows.open;
   const rows = [];
   for (let r = 0; r < open.n; r++) {
     rows.push({
