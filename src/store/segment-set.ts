@@ -7,6 +7,9 @@ import { OpenSegment } from './open-segment.ts';
 import type { Segment } from './segment.ts';
 import { mergeSegments, openWithoutProjects, purgeOpen, sealOpen, withoutProjects } from './segment-build.ts';
 import { BlockCodec, DICT_MIN_SAMPLE, sampleDictionary } from './block-codec.ts';
+import type { BlockRows } from './row-blocks.ts';
+import { codecKey, type DecodedHead, type ImagePart } from './source-image.ts';
+import { decodeSegment, encodeSegment, segmentHasBlocks } from './segment-image.ts';
 
 /** A compacted segment holds at most this many times segmentRows rows (and 1/16 of the capacity). */
 const MAX_SEGMENT_FACTOR = 64;
@@ -26,6 +29,10 @@ export class SegmentSet {
   evictedRows = 0;
   private readonly maxSegmentRows: number;
   readonly maxSegmentBytes: number;
+  /** Checkpoint names of sealed segments (segmentParts). */
+  private readonly segKeys = new WeakMap<Segment, string>();
+  private segKeyCount = 0;
+  private readonly segKeyTag = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 
   constructor(private readonly config: StoreConfig, private readonly hotCount: number) {
     this.open = new OpenSegment(hotCount);
@@ -218,5 +225,45 @@ export class SegmentSet {
     const o = this.open;
     for (let i = 0; i < o.n; i++) if (o.ts[i]! >= this.wm && o.ts[i]! > m) m = o.ts[i]!;
     return m === -Infinity ? null : m;
+  }
+
+  // ---- checkpoints ---------------------------------------------------------------------------
+
+  /** Every codec the sealed blocks and the next seal use; null when a segment is not compressed blocks (v1). */
+  codecsIfBlocks(): BlockCodec[] | null {
+    if (this.segments.some((seg) => !segmentHasBlocks(seg))) return null;
+    const codecs = new Set<BlockCodec>();
+    if (this.codec) codecs.add(this.codec);
+    for (const seg of this.segments) for (const b of (seg.rows as BlockRows).blocks) codecs.add(b.codec);
+    return [...codecs];
+  }
+
+  /** One immutable checkpoint part per sealed segment, named once per segment and by the hot-id epoch. */
+  segmentParts(hotEpoch: number): ImagePart[] {
+    const parts: ImagePart[] = [];
+    for (const seg of this.segments) {
+      let base = this.segKeys.get(seg);
+      if (base === undefined) this.segKeys.set(seg, (base = `${this.segKeyTag}.${++this.segKeyCount}`));
+      parts.push({ key: `${base}.e${hotEpoch}`, immutable: true, events: seg.n - seg.hidden, chunks: () => encodeSegment(seg, codecKey) });
+    }
+    return parts;
+  }
+
+  /** Takes a checkpoint's codecs, watermark, eviction count, segments and open rows (into an empty set). */
+  restore(head: DecodedHead, segParts: readonly { key: string; chunks: Buffer[] }[]): void {
+    this.codec = head.current;
+    this.codecHasDict = head.codecHasDict;
+    this.wm = head.wm;
+    this.evictedRows = head.evictedRows;
+    for (const p of segParts) {
+      const seg = decodeSegment(p.chunks, head.codecs);
+      seg.hidden = seg.countBelow(this.wm);
+      if (seg.hidden === seg.n) continue;
+      this.segKeys.set(seg, p.key.replace(/\.e\d+$/, ''));
+      this.segments.push(seg);
+    }
+    this.open = new OpenSegment(this.hotCount);
+    head.refill(this.open);
+    this.open.hide(this.wm);
   }
 }

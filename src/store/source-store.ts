@@ -1,5 +1,6 @@
 // One source's rows in memory: validated all-or-nothing ingest (objects or raw bodies), schema pruning,
 // checkpoints and scans. Its rows and eviction: segment-set.ts; hot dictionaries: hot-dictionaries.ts.
+// Over 300 lines for now: both ingest paths, pruning and restore update the same private counters.
 
 import { readsPinned } from './read-pins.ts';
 import { RingqlError } from '../core/errors.ts';
@@ -10,16 +11,12 @@ import { DEFAULT_LIMITS } from '../core/limits.ts';
 import { SAMPLE_EVENTS } from './sample-events.ts';
 import { copyObject } from './record-json.ts';
 import type { HotValue } from './hot-paths.ts';
-import { OpenSegment } from './open-segment.ts';
 import { SegmentSet } from './segment-set.ts';
 import { HotDictionaries } from './hot-dictionaries.ts';
 import { ProjectIds } from './project-ids.ts';
 import type { Segment } from './segment.ts';
 import { scanSnapshot } from './scan.ts';
-import { codecKey, decodeHead, encodeHead, type ImagePart } from './source-image.ts';
-import { decodeSegment, encodeSegment, segmentHasBlocks } from './segment-image.ts';
-import type { BlockRows } from './row-blocks.ts';
-import type { BlockCodec } from './block-codec.ts';
+import { decodeHead, encodeHead, type ImagePart } from './source-image.ts';
 import { randomBytes } from 'node:crypto';
 import { batchShapes, batchStrings, hotValueOf, transformBody } from './byte-batch.ts';
 import { metaStride, type NativeBatch } from './native-ingest.ts';
@@ -77,10 +74,6 @@ export class SourceStore {
   private appendedSincePrune = 0;
   /** An event with forgettable paths was dropped (older than the watermark) since the last prune. */
   private shapesDropped = false;
-  /** Checkpoint names of sealed segments (checkpointParts). */
-  private readonly segKeys = new WeakMap<Segment, string>();
-  private segKeyCount = 0;
-  private readonly segKeyTag = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 
   constructor(def: SourceDef, config: StoreConfig, hotPaths: string[][] = []) {
     this.def = def;
@@ -309,22 +302,15 @@ export class SourceStore {
    * not compressed blocks (a store with compression off is not checkpointed; its log is replayed).
    */
   checkpointParts(): ImagePart[] | null {
-    if (this.rows.segments.some((seg) => !segmentHasBlocks(seg))) return null;
-    const codecs = new Set<BlockCodec>();
-    if (this.rows.codec) codecs.add(this.rows.codec);
-    for (const seg of this.rows.segments) for (const b of (seg.rows as BlockRows).blocks) codecs.add(b.codec);
+    const codecs = this.rows.codecsIfBlocks();
+    if (codecs === null) return null;
     const head = encodeHead({
       hotKeys: this.hotKeys, wm: this.rows.wm, seq: this.seq, evictedRows: this.rows.evictedRows, droppedRows: this.droppedRows,
       hotEpoch: this.hot.epoch, projectNames: this.projects.names, hotValues: this.hot.allValues(), schema: this.schemaTree.toImage(),
-      codecs: [...codecs], current: this.rows.codec, codecHasDict: this.rows.codecHasDict,
+      codecs, current: this.rows.codec, codecHasDict: this.rows.codecHasDict,
     }, this.rows.open);
     const parts: ImagePart[] = [{ key: 'head', immutable: false, events: this.rows.open.n, chunks: () => head }];
-    for (const seg of this.rows.segments) {
-      let base = this.segKeys.get(seg);
-      if (base === undefined) this.segKeys.set(seg, (base = `${this.segKeyTag}.${++this.segKeyCount}`));
-      parts.push({ key: `${base}.e${this.hot.epoch}`, immutable: true, events: seg.n - seg.hidden, chunks: () => encodeSegment(seg, codecKey) });
-    }
-    return parts;
+    return parts.concat(this.rows.segmentParts(this.hot.epoch));
   }
 
   /** Replaces this (empty) source's state with a checkpoint's parts (head first, then segments, as written). */
@@ -339,22 +325,9 @@ export class SourceStore {
     this.hot.restore(head.hotValues, head.hotEpoch);
     this.projects.restore(head.projectNames);
     this.schemaTree.loadImage(head.schema);
-    this.rows.codec = head.current;
-    this.rows.codecHasDict = head.codecHasDict;
-    this.rows.wm = head.wm;
     this.seq = head.seq;
-    this.rows.evictedRows = head.evictedRows;
     this.droppedRows = head.droppedRows;
-    for (const p of segParts) {
-      const seg = decodeSegment(p.chunks, head.codecs);
-      seg.hidden = seg.countBelow(this.rows.wm);
-      if (seg.hidden === seg.n) continue;
-      this.segKeys.set(seg, p.key.replace(/\.e\d+$/, ''));
-      this.rows.segments.push(seg);
-    }
-    this.rows.open = new OpenSegment(this.hotPaths.length);
-    head.refill(this.rows.open);
-    this.rows.open.hide(this.rows.wm);
+    this.rows.restore(head, segParts);
     this.heldAtPrune = this.rowCount;
   }
 
