@@ -142,7 +142,9 @@ class Builder {
 function subqueryAccessor(e: Extract<BExpr, { k: 'subquery' }>, op: Operator, arg: Accessor | null, ctx: ExecContext): Accessor {
   let values: Value[] | null = null;
   let failure: { err: unknown } | null = null;
-  const col = op.acc(e.plan.cols[0]!.id);
+  const first = e.plan.cols[0];
+  if (first === undefined) throw new Error('internal: a subquery plan without a column');
+  const col = op.acc(first.id);
   const out: Value[] = [];
   /** Pulls one batch; true once the values are known (or failed: the error waits for the first use). */
   const step = (): boolean => {

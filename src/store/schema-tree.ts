@@ -87,8 +87,11 @@ export class SchemaTree {
     this.firstPrunable = this.nextId;
   }
 
+  /** The `metadata` field (fixed; a tree restored from an image without it is damaged). */
   get metadataNode(): SchemaNode {
-    return this.root.children!.get('metadata')!;
+    const n = this.root.children?.get('metadata');
+    if (n === undefined) throw new Error('internal: the schema tree has no metadata field (a damaged checkpoint image?)');
+    return n;
   }
 
   /** Set when an event of the current batch was refused for the bound. */
@@ -287,7 +290,7 @@ export class SchemaTree {
       nextId: this.nextId,
       nextShape: this.shapes.next,
       firstPrunable: this.firstPrunable,
-      fields: this.fields.map((f) => [ids.get(f)!, [...f.path], f.type, f.mode]),
+      fields: this.fields.map((f) => [fieldId(ids, f), [...f.path], f.type, f.mode]),
       nullTops: [...this.nullTops],
       topLevel: [...this.topLevel],
       shapes: this.shapes.toImage(),
@@ -343,4 +346,11 @@ export class SchemaTree {
     this.snapshot ??= this.fields.slice();
     return this.snapshot;
   }
+}
+
+/** A listed field's node id; a field missing from the tree would write an image that restores wrongly. */
+function fieldId(ids: ReadonlyMap<SchemaField, number>, f: SchemaField): number {
+  const id = ids.get(f);
+  if (id === undefined) throw new Error(`internal: schema field ${f.path.join('.')} is listed but not in the tree`);
+  return id;
 }

@@ -33,6 +33,14 @@ function grown(): SchemaTree {
 const view = (t: SchemaTree) => ({ fields: t.list(), size: t.size, prunable: t.prunableCount, shapes: t.shapeCount, bytes: t.approxBytes, top: t.topField('level') });
 
 describe('schema image', () => {
+  it('a damaged image without the metadata field is named when ingest asks for it (not handed on as undefined)', () => {
+    const img = grown().toImage();
+    img.fields = img.fields.filter(([, path]) => path[0] !== 'metadata');
+    const b = new SchemaTree(true, 1000);
+    b.loadImage(img);
+    expect(() => b.metadataNode).toThrow(/no metadata field/);
+  });
+
   it('round-trips through JSON into a fresh tree', () => {
     const a = grown();
     const b = new SchemaTree(true, 1000);
