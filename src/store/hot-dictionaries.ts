@@ -67,8 +67,11 @@ export class HotDictionaries {
 
   /** Replaces every dictionary with a checkpoint's values (index = id) and its epoch. */
   restore(values: readonly (readonly HotValue[])[], epoch: number): void {
+    if (values.length !== this.values.length) {
+      throw new Error(`the checkpoint holds ${values.length} hot dictionaries for ${this.values.length} hot columns`);
+    }
     for (let h = 0; h < this.values.length; h++) {
-      const vs = [...values[h]!]; // a checkpoint of the same hot keys (checked by the caller)
+      const vs = [...values[h]!]; // h < values.length: checked above
       this.values[h] = vs;
       this.ids[h] = new Map(vs.map((v, i) => [v, i]));
     }
