@@ -7,7 +7,7 @@ import { connectJetStream } from '../src/cluster/jetstream-ready.ts';
 import { PartitionConsumer } from '../src/cluster/partition-consumer.ts';
 import { batchMessages, publishMessages, type PublishMessage } from '../src/cluster/publisher.ts';
 import { decodeBatch, stampBatch } from '../src/durable/batch-record.ts';
-import { parseEventsBody } from '../src/http/events-body.ts';
+import { parseEventsBody } from '../src/endpoints/events-body.ts';
 import { projectAt } from '../src/store/hot-paths.ts';
 import { Store, defaultStoreConfig } from '../src/store/store.ts';
 import { CLUSTER_SOURCE, type ClusterBody } from './cluster-events.ts';

@@ -1,7 +1,7 @@
 // In-process ingest cost per event: JSON.parse of the body bytes, the reference path (parse + ingest),
 // and the byte path (SourceStore.ingestBytes), for demo events and small edge events; CPU time, not wall.
 
-import { parseEventsBody } from '../src/http/events-body.ts';
+import { parseEventsBody } from '../src/endpoints/events-body.ts';
 import { Store, defaultStoreConfig } from '../src/store/store.ts';
 import type { Body } from './ingest-corpus.ts';
 

@@ -1,8 +1,8 @@
-// Durability at start (SPEC §12): its settings from the environment, and recovery — replay the
-// write-ahead log into the store before the server listens, with progress — then the log for new batches.
+// Durability at start (SPEC §12): recovery — replay the write-ahead log into the store before the
+// server listens, with progress — then the log for new batches.
 
 import { join } from 'node:path';
-import { durabilityConfig, type DurabilityConfig } from '../core/config.ts';
+import type { DurabilityConfig } from '../core/config.ts';
 import { RingqlError } from '../core/errors.ts';
 import type { Store } from '../store/store.ts';
 import { decodeBatch, decodeRawBatch, type RawBatch } from './batch-record.ts';
@@ -13,11 +13,6 @@ import { Checkpointer, type Checkpointable } from './checkpointer.ts';
 import { loadCheckpoint } from './checkpoint-load.ts';
 
 export type { DurabilityConfig } from '../core/config.ts';
-
-/** The durability section of the configuration: RINGQL_FSYNC and RINGQL_FSYNC_MS. */
-export function durabilityFromEnv(env: Record<string, string | undefined>): DurabilityConfig {
-  return durabilityConfig(env);
-}
 
 export interface Recovered {
   wal: Wal;

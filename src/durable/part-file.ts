@@ -67,17 +67,6 @@ export function readPartFile(path: string): PartFile {
   }
 }
 
-/** Reads only the header (for repair's report of how many events a damaged file held); null when unreadable. */
-export function readPartHeader(path: string): PartHeader | null {
-  try {
-    const buf = readFileSync(path);
-    const r = readRecord(buf, 0);
-    return r.kind === 'record' && r.type === RECORD_PART_HEADER ? parseHeader(path, r.payload) : null;
-  } catch {
-    return null;
-  }
-}
-
 function parseHeader(path: string, payload: Buffer): PartHeader {
   let v: unknown;
   try {

@@ -10,7 +10,7 @@ import type { QueryGate } from '../cache/query-gate.ts';
 import { ExecContext, type Budget } from '../exec/context.ts';
 import type { Plan, ScanPlan } from '../plan/bound.ts';
 import type { Catalog, SourceHandle } from '../plan/catalog.ts';
-import { someNode } from '../plan/expr-util.ts';
+import { someNode } from '../plan/expr-walk.ts';
 import { executePlan, executeRequestSliced, planRequest, type ResolvedRequest } from './execute.ts';
 import type { PreparedEndpoint } from './prepare.ts';
 import type { Instance } from '../engine/engine.ts';

@@ -2,13 +2,12 @@
 // tests, the CLI's plain mode and the bucket-cache comparisons. `EXPLAIN <query>` prints both plans.
 
 import type { Store } from '../store/store.ts';
-import { explainPlan } from '../plan/explain.ts';
 import type { Plan } from '../plan/bound.ts';
 import type { Catalog } from '../plan/catalog.ts';
 import { runToJson, runToRows } from '../exec/run.ts';
 import type { Value } from '../core/values.ts';
 import type { Budget } from '../exec/context.ts';
-import { explainBoth, explainPhysical } from '../exec/physical/explain-physical.ts';
+import { explainBoth } from '../exec/physical/explain-physical.ts';
 import type { PhysicalOptions } from '../exec/physical/plan-physical.ts';
 import { planOnce, type Instance } from '../engine/engine.ts';
 import { parseSavedQuery } from './prepare.ts';
@@ -44,16 +43,6 @@ export function querySql(store: Store, sql: string, opts: SqlOptions): Record<st
 
 export function querySqlJson(store: Store, sql: string, opts: SqlOptions): string {
   return runToJson(planSqlOnCatalog(catalogFromStore(store), sql, opts).physical, { maxRows: null, ...(opts.budget ? { budget: opts.budget } : {}) }).body.toString('utf8');
-}
-
-/** The logical plan as text (`EXPLAIN` without the physical half; the logical goldens). */
-export function explainSql(store: Store, sql: string, opts: SqlOptions): string {
-  return explainPlan(planSql(store, sql, opts));
-}
-
-/** The physical plan as text, naming the rules that fired. */
-export function explainSqlPhysical(store: Store, sql: string, opts: SqlOptions): string {
-  return explainPhysical(planSqlOnCatalog(catalogFromStore(store), sql, opts).physical);
 }
 
 /** `EXPLAIN <query>` (or a bare query): both plans. */

@@ -2,33 +2,34 @@
 // created ones from the state directory), requests run through the result cache, ingest into
 // the store, management with validation and atomic persistence.
 
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { RingqlError } from '../core/errors.ts';
 import { nowMicros } from '../core/time.ts';
 import { tickNowMicros } from '../core/tick-clock.ts';
 import type { Store } from '../store/store.ts';
 import type { Catalog } from '../plan/catalog.ts';
 import type { Budget } from '../exec/context.ts';
-import { applyInput, isUuid, type EndpointDef } from './definition.ts';
+import { applyInput, type EndpointDef } from './definition.ts';
 import { loadEndpoint, prepareEndpoint, type PreparedEndpoint } from './prepare.ts';
+import type { SourceStore } from '../store/source-store.ts';
 import { resolveRequest, type ResolvedRequest } from './execute.ts';
 import { explainRequest } from './explain-request.ts';
 import { openLiveFeed } from './live-feed.ts';
 import { catalogFromStore } from './store-catalog.ts';
-import { deleteStored, loadBuiltins, loadStored, removeTempFiles, saveStored, type StoredFile } from './endpoint-files.ts';
+import { deleteStored, saveStored } from './endpoint-files.ts';
+import { EndpointRegistry } from './endpoint-registry.ts';
+import { IngestPath } from './ingest-path.ts';
+import { healthReport, serviceFigures, type ServiceParts } from './service-health.ts';
 import { ResultCache, type CacheConfig } from '../cache/result-cache.ts';
 import { QueryGate } from '../cache/query-gate.ts';
 import type { Wal } from '../durable/wal.ts';
 import type { RecoveryReport } from '../durable/wal-recovery.ts';
-import { RECORD_BATCH, RECORD_RAW_BATCH } from '../durable/record-frame.ts';
-import { encodeBatch, rawBatchParts, stampBatch } from '../durable/batch-record.ts';
 import { limitsFromEnv, type Limits } from '../core/limits.ts';
 import { budgetSettings } from '../core/config.ts';
 import type {
   EndpointInfo, EndpointInput, IngestResponse, LiveFeed, OutputFormat, QueryService, RunRequest, RunResponse, ServiceFigures, SourceInfo,
 } from './service-types.ts';
 import type { SchemaField } from '../store/types.ts';
-import type { SourceStore } from '../store/source-store.ts';
 
 export interface ServiceOptions {
   store: Store;
@@ -52,8 +53,8 @@ export async function createQueryService(opts: ServiceOptions): Promise<EngineSe
 export class EngineService implements QueryService {
   readonly catalog: Catalog;
   readonly now: () => number;
-  private readonly byId = new Map<string, PreparedEndpoint>();
-  private readonly byName = new Map<string, string>();
+  private readonly endpoints: EndpointRegistry;
+  private readonly ingestPath: IngestPath;
   private readonly budget: Budget;
   private readonly limits: Limits;
   readonly cache: ResultCache;
@@ -74,68 +75,21 @@ export class EngineService implements QueryService {
     this.budget = opts.budget ?? budgetSettings(process.env);
     this.limits = opts.limits ?? limitsFromEnv();
     this.gate = new QueryGate(this.limits.maxConcurrentQueries);
+    this.endpoints = new EndpointRegistry(this.catalog, this.now);
+    this.ingestPath = new IngestPath(opts.store, this.now, this.limits, (source) => this.ingested(source));
     // Hits read the timer-ticked clock unless a test gave its own.
     this.cache = new ResultCache(opts.cache ?? {}, () => this.now(), this.gate, opts.nowMicros ?? tickNowMicros);
     // The result cache counts against the process memory budget (RINGQL_MAX_MEMORY).
     opts.store.countExternal(() => this.cache.stats().bytes);
   }
 
-  /**
-   * Prepares the built-ins (any failure stops the start: it is a bug) and every stored endpoint. A
-   * stored endpoint never stops the start: one that cannot be read or parsed, or whose name is taken,
-   * is skipped and reported; one that does not bind yet (a field only events carry) is kept.
-   */
+  /** Prepares the built-ins and the stored endpoints (EndpointRegistry.load). */
   load(): void {
-    for (const { def, file } of loadBuiltins()) this.installBuiltin(def, file);
-    const dir = this.opts.stateDir;
-    if (!dir) return;
-    const log = this.opts.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
-    const removed = removeTempFiles(dir);
-    if (removed) log(`ringql: removed ${removed} leftover temporary endpoint file(s) (*.tmp) in ${dir}, from writes a crash interrupted`);
-    for (const stored of loadStored(dir)) {
-      const note = this.installStored(stored);
-      if (note) log(note);
-    }
-  }
-
-  private installBuiltin(def: EndpointDef, file: string): void {
-    let prep: PreparedEndpoint;
-    try {
-      prep = prepareEndpoint(def, this.catalog, this.now());
-    } catch (err) {
-      if (err instanceof RingqlError) throw new Error(`Endpoint ${def.name} (${where(file, err)}) does not prepare: ${err.message}`);
-      throw err;
-    }
-    if (this.byName.has(def.name.toLowerCase())) throw new Error(`Endpoint name ${def.name} (${file}) is used twice`);
-    this.byId.set(def.id, prep);
-    this.byName.set(def.name.toLowerCase(), def.id);
-  }
-
-  /** Installs one stored endpoint if it can be; returns a line to log, or null. */
-  private installStored(stored: StoredFile): string | null {
-    const skip = (why: string): string => `ringql: ERROR: stored endpoint ${why}; it is skipped (not served) until the file is fixed or deleted and ringql restarted`;
-    if (stored.error !== undefined) return skip(`${stored.file} cannot be read: ${stored.error}`);
-    const { def, file } = stored;
-    if (this.byName.has(def.name.toLowerCase())) return skip(`${def.name} (${file}) has a name another endpoint uses`);
-    if (this.byId.has(def.id)) return skip(`${def.name} (${file}) has an id another endpoint uses`);
-    let loaded: ReturnType<typeof loadEndpoint>;
-    try {
-      loaded = loadEndpoint(def, this.catalog, this.now);
-    } catch (err) {
-      if (err instanceof RingqlError) return skip(`${def.name} (${where(file, err)}) does not parse: ${err.message}`);
-      throw err;
-    }
-    this.byId.set(def.id, loaded.prep);
-    this.byName.set(def.name.toLowerCase(), def.id);
-    const e = loaded.bindError;
-    return e ? `ringql: stored endpoint ${def.name} (${file}) does not bind yet (${e.code}: ${e.message}); it is served, and its requests answer that error until the data holds what it reads` : null;
+    this.endpoints.load(this.opts.stateDir, this.opts.log ?? ((line: string) => void process.stderr.write(`${line}\n`)));
   }
 
   resolve(idOrName: string): PreparedEndpoint {
-    const id = isUuid(idOrName) ? idOrName.toLowerCase() : this.byName.get(idOrName.toLowerCase());
-    const prep = id ? this.byId.get(id) : undefined;
-    if (!prep) throw new RingqlError('endpoint_not_found', `No endpoint with id or name "${idOrName.slice(0, 200)}"`);
-    return prep;
+    return this.endpoints.resolve(idOrName);
   }
 
   async run(req: RunRequest): Promise<RunResponse> {
@@ -152,8 +106,7 @@ export class EngineService implements QueryService {
   }
 
   runCached(req: RunRequest): RunResponse | null {
-    const id = isUuid(req.endpoint) ? req.endpoint.toLowerCase() : this.byName.get(req.endpoint.toLowerCase());
-    const prep = id ? this.byId.get(id) : undefined;
+    const prep = this.endpoints.find(req.endpoint);
     if (!prep || prep.def.cache_duration_seconds <= 0) return null;
     const accepted = req.accepted === undefined ? 'json' : req.accepted;
     // The hit path passes one parameter map per URL: what it resolved to is reused while the endpoint is the same object.
@@ -195,79 +148,37 @@ export class EngineService implements QueryService {
   }
 
   endpointRedacts(idOrName: string): boolean {
-    const id = isUuid(idOrName) ? idOrName.toLowerCase() : this.byName.get(idOrName.toLowerCase());
-    return id ? (this.byId.get(id)?.def.redact_pii ?? false) : false;
+    return this.endpoints.find(idOrName)?.def.redact_pii ?? false;
   }
 
   /** Stores a batch; with a write-ahead log attached it is logged first and acknowledged once durable. */
   ingest(source: string, events: unknown[]): IngestResponse | Promise<IngestResponse> {
-    const wal = this.wal;
-    if (!wal) return this.ingestVolatile(source, events);
-    const s = this.checkBatch(source, events);
-    const nowUs = this.now();
-    // Logged once valid and before stored (no await in between, so batches reach log and store in one
-    // order); acknowledged once durable as RINGQL_FSYNC asks.
-    const stamped = stampBatch(events, nowUs);
-    const r = s.ingest(stamped, nowUs, (maxTs) => wal.appendSync(RECORD_BATCH, encodeBatch(s.def.name, stamped), maxTs));
-    this.ingested(s.def.name);
-    const out = { stored: r.stored, dropped: r.dropped, source: s.def.name };
-    return wal.durable().then(() => out);
+    return this.ingestPath.ingest(source, events);
   }
 
   ingestBody(source: string, body: Buffer, ndjson: boolean, parse: () => unknown[]): IngestResponse | Promise<IngestResponse> {
-    const wal = this.wal;
-    if (!wal) return this.ingestBodyVolatile(source, body, ndjson, parse);
-    const s = this.opts.store.source(source);
-    if (!s) return this.ingest(source, parse());
-    const nowUs = this.now();
-    const idSeed = randomBytes(16);
-    // The log takes the body's own bytes (with the fill-in time and id seed), not a re-serialised batch.
-    const raw = { source: s.def.name, ndjson, fillUs: nowUs, idSeed, body };
-    const r = s.ingestBytes(body, ndjson, nowUs, {
-      fillUs: nowUs, idSeed, checkCount: (n) => this.checkCount(n),
-      beforeCommit: (maxTs) => wal.appendSync(RECORD_RAW_BATCH, rawBatchParts(raw), maxTs),
-    });
-    if (typeof r === 'string') return this.ingest(source, parse());
-    this.ingested(s.def.name);
-    const out = { stored: r.stored, dropped: r.dropped, source: s.def.name };
-    return wal.durable().then(() => out);
+    return this.ingestPath.ingestBody(source, body, ndjson, parse);
   }
 
   /** ingestVolatile of a raw body: the addon's byte path, or `parse` and the reference path when it declines the body. */
   ingestBodyVolatile(source: string, body: Buffer, ndjson: boolean, parse: () => unknown[]): IngestResponse {
-    const s = this.opts.store.source(source);
-    const r = s ? s.ingestBytes(body, ndjson, this.now(), { checkCount: (n) => this.checkCount(n) }) : 'no such source';
-    if (typeof r === 'string') return this.ingestVolatile(source, parse());
-    this.ingested(s!.def.name);
-    return { stored: r.stored, dropped: r.dropped, source: s!.def.name };
+    return this.ingestPath.ingestBodyVolatile(source, body, ndjson, parse);
   }
 
   /** Stores a batch without logging it (demo data regenerated at every start, the CLI's files, replay). */
   ingestVolatile(source: string, events: unknown[]): IngestResponse {
-    const s = this.checkBatch(source, events);
-    const r = s.ingest(events, this.now());
-    this.ingested(s.def.name);
-    return { stored: r.stored, dropped: r.dropped, source: s.def.name };
+    return this.ingestPath.ingestVolatile(source, events);
   }
 
   /** The checks every ingest path makes before it reads an event: source known, batch non-empty, within the events-per-batch limit. */
   checkBatch(source: string, events: unknown[]): SourceStore {
-    const s = this.opts.store.source(source);
-    if (!s) throw new RingqlError('source_not_found', `No source named or with id "${source.slice(0, 200)}"; sources: ${this.opts.store.sources().map((x) => x.def.name).join(', ')}`);
-    if (!Array.isArray(events) || events.length === 0) throw new RingqlError('invalid_events', 'The batch is empty: send at least one event', { errors: [] });
-    this.checkCount(events.length);
-    return s;
-  }
-
-  private checkCount(n: number): void {
-    if (n > this.limits.maxEventsPerBatch) {
-      throw new RingqlError('payload_too_large', `The batch holds ${n} events; the limit is ${this.limits.maxEventsPerBatch} per request (RINGQL_MAX_EVENTS_PER_BATCH): split it`, { limit: this.limits.maxEventsPerBatch });
-    }
+    return this.ingestPath.checkBatch(source, events);
   }
 
   /** Makes ingest durable from here on (main.ts, after recovery): every batch is logged before it is stored. */
   attachWal(wal: Wal, recovery: RecoveryReport, checkpoint: (() => Record<string, unknown>) | null = null): void {
     this.wal = wal;
+    this.ingestPath.wal = wal;
     this.recovery = recovery;
     this.checkpointStats = checkpoint;
   }
@@ -283,7 +194,7 @@ export class EngineService implements QueryService {
   }
 
   listEndpoints(): EndpointInfo[] {
-    return [...this.byId.values()].map((p) => this.info(p));
+    return [...this.endpoints.all()].map((p) => this.info(p));
   }
 
   getEndpoint(idOrName: string): EndpointInfo {
@@ -312,16 +223,15 @@ export class EngineService implements QueryService {
     const old = idOrName === null ? null : this.resolve(idOrName).def;
     if (old?.builtin) throw new RingqlError('builtin_readonly', `${old.name} is built in and cannot be changed; create a new endpoint instead`);
     const def = applyInput(old, input, old ? () => old.id : () => randomUUID());
-    const other = this.byName.get(def.name.toLowerCase());
+    const other = this.endpoints.idOfName(def.name);
     if (other !== undefined && other !== def.id) throw new RingqlError('name_taken', `An endpoint named ${def.name} exists already`, { name: def.name });
     return { def, prep: prepareEndpoint(def, this.catalog, this.now()), old };
   }
 
   /** Serves `prep` from now on (in place of `old`, whose name is released) and drops its cached results. */
   private install(prep: PreparedEndpoint, old: EndpointDef | null): void {
-    if (old) this.byName.delete(old.name.toLowerCase());
-    this.byId.set(prep.def.id, prep);
-    this.byName.set(prep.def.name.toLowerCase(), prep.def.id);
+    if (old) this.endpoints.forgetName(old.name);
+    this.endpoints.put(prep);
     if (old) this.cache.dropEndpoint(prep.def.id);
   }
 
@@ -332,9 +242,9 @@ export class EngineService implements QueryService {
    * never change. Returns a line to log when it is refused or does not bind yet, else null.
    */
   applyEndpoint(def: EndpointDef): string | null {
-    const cur = this.byId.get(def.id);
-    const otherId = this.byName.get(def.name.toLowerCase());
-    const other = otherId !== undefined && otherId !== def.id ? this.byId.get(otherId) : undefined;
+    const cur = this.endpoints.find(def.id);
+    const otherId = this.endpoints.idOfName(def.name);
+    const other = otherId !== undefined && otherId !== def.id ? this.endpoints.find(otherId) : undefined;
     if (cur?.def.builtin || other?.def.builtin) return `ringql: cluster: endpoint ${def.name} (${def.id}) would change a built-in; ignored`;
     let loaded: ReturnType<typeof loadEndpoint>;
     try {
@@ -351,10 +261,9 @@ export class EngineService implements QueryService {
 
   /** Stops serving a created endpoint (deleted elsewhere: nothing on disk changes) and drops its cached results. */
   removeEndpoint(id: string): void {
-    const cur = this.byId.get(id);
+    const cur = this.endpoints.find(id);
     if (!cur || cur.def.builtin) return;
-    this.byId.delete(id);
-    this.byName.delete(cur.def.name.toLowerCase());
+    this.endpoints.remove(cur.def);
     this.cache.dropEndpoint(id);
   }
 
@@ -377,48 +286,22 @@ export class EngineService implements QueryService {
     return s.schema();
   }
 
-  health(): Record<string, unknown> {
-    const mem = process.memoryUsage();
+  private parts(): ServiceParts {
     return {
-      uptime_seconds: Math.round((Date.now() - this.started) / 1000),
-      rows: Object.fromEntries(this.opts.store.sources().map((s) => [s.def.name, s.rowCount])),
-      memory: { rss: mem.rss, heap_used: mem.heapUsed, external: mem.external },
-      // RINGQL_MAX_MEMORY and what counts against it (segments, open buffers, dictionaries, caches).
-      memory_budget: this.opts.store.memoryStats(),
-      // Field paths each source's schema holds and a rough estimate of their heap bytes (bounded by
-      // RINGQL_MAX_FIELDS_PER_SOURCE, forgotten with the rows that used them).
-      schema: Object.fromEntries(this.opts.store.sources().map((s) => {
-        const st = s.stats();
-        return [s.def.name, { fields: st.schemaFields, bytes: st.schemaBytes }];
-      })),
-      cache: this.cache.stats(),
-      queries: this.gate.stats(),
-      durability: this.wal ? {
-        wal: this.wal.stats(),
-        checkpoint: this.checkpointStats?.() ?? null,
-        recovery: this.recovery && { ms: Math.round(this.recovery.ms), records: this.recovery.records, events: this.recovery.events, bytes: this.recovery.bytes, torn_tails: this.recovery.tornTails, set_aside: this.recovery.setAside },
-      } : null,
+      store: this.opts.store, cache: this.cache, gate: this.gate, wal: this.wal,
+      checkpointStats: this.checkpointStats, recovery: this.recovery, started: this.started,
     };
   }
 
+  health(): Record<string, unknown> {
+    return healthReport(this.parts());
+  }
+
   figures(): ServiceFigures {
-    const sources = this.opts.store.sources().map((s) => {
-      const st = s.stats();
-      return { name: s.def.name, rows: st.rows, bytes: st.bytes, evicted: st.evicted, dropped: st.dropped };
-    });
-    const w = this.wal?.stats();
-    return {
-      sources, cache: this.cache.stats(), queries: this.gate.stats(),
-      wal: w ? { files: w.files, bytes: w.bytes, fsyncs: w.fsyncs, write_errors: w.write_errors } : null,
-    };
+    return serviceFigures(this.parts());
   }
 
   close(): void {
     this.cache.close();
   }
-}
-
-/** `file` or `file:line:column` when the error has a position. */
-function where(file: string, err: RingqlError): string {
-  return err.details.line ? `${file}:${String(err.details.line)}:${String(err.details.column)}` : file;
 }

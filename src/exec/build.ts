@@ -10,11 +10,16 @@ import type { Operator } from './operator.ts';
 import { ScanExec } from './ops/scan-exec.ts';
 import { HotUnnestExec } from './ops/hot-unnest-exec.ts';
 import { HotBucketAggExec } from './ops/hot-bucket-agg-exec.ts';
-import { FilterExec, LimitExec, ProjectExec, ValuesExec } from './ops/row-ops.ts';
+import { FilterExec } from './ops/filter-exec.ts';
+import { LimitExec } from './ops/limit-exec.ts';
+import { ProjectExec } from './ops/project-exec.ts';
+import { ValuesExec } from './ops/values-exec.ts';
 import { UnnestExec } from './ops/unnest-exec.ts';
 import { JoinExec } from './ops/join-exec.ts';
 import { AggregateExec } from './ops/aggregate-exec.ts';
-import { DistinctExec, SetOpExec, SortExec } from './ops/set-ops.ts';
+import { DistinctExec } from './ops/distinct-exec.ts';
+import { SetOpExec } from './ops/set-op-exec.ts';
+import { SortExec } from './ops/sort-exec.ts';
 import { groupKey, sqlEquals, type Value } from '../core/values.ts';
 import type { HotValue } from '../store/hot-paths.ts';
 import { planPhysical } from './physical/plan-physical.ts';
@@ -137,7 +142,9 @@ class Builder {
 function subqueryAccessor(e: Extract<BExpr, { k: 'subquery' }>, op: Operator, arg: Accessor | null, ctx: ExecContext): Accessor {
   let values: Value[] | null = null;
   let failure: { err: unknown } | null = null;
-  const col = op.acc(e.plan.cols[0]!.id);
+  const first = e.plan.cols[0];
+  if (first === undefined) throw new Error('internal: a subquery plan without a column');
+  const col = op.acc(first.id);
   const out: Value[] = [];
   /** Pulls one batch; true once the values are known (or failed: the error waits for the first use). */
   const step = (): boolean => {

@@ -3,7 +3,9 @@
 import './operators.ts';
 import './scalar-string.ts';
 import './scalar-time.ts';
-import './scalar-misc.ts';
+import './scalar-conditional.ts';
+import './scalar-math.ts';
+import './scalar-array.ts';
 import './scalar-json.ts';
 import './scalar-date-parse.ts';
 import './aggregates.ts';

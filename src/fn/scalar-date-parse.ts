@@ -3,7 +3,10 @@
 
 import { registerScalar, simple } from './registry.ts';
 import { RingqlError } from '../core/errors.ts';
-import { daysFromCivil, daysInMonth, formatDatetime, formatTimestampPattern, MAX_TIMESTAMP_US, MIN_TIMESTAMP_US, US_PER_DAY, US_PER_MINUTE } from '../core/time.ts';
+import { daysFromCivil, daysInMonth } from '../core/calendar.ts';
+import { formatDatetime } from '../core/time.ts';
+import { formatTimestampPattern } from '../core/format-timestamp.ts';
+import { MAX_TIMESTAMP_US, MIN_TIMESTAMP_US, US_PER_DAY, US_PER_MINUTE } from '../core/time-units.ts';
 import type { SqlType } from '../core/types.ts';
 import { parseTimePattern, zoneTextMinutes } from './time-parse.ts';
 

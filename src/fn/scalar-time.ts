@@ -3,7 +3,9 @@
 
 import { registerScalar, simple } from './registry.ts';
 import { RingqlError } from '../core/errors.ts';
-import { parseTimestamp, formatDatetime, truncTimestamp, addInterval, diffTimestamp, formatTimestampPattern } from '../core/time.ts';
+import { parseTimestamp, formatDatetime } from '../core/time.ts';
+import { truncTimestamp, addInterval, diffTimestamp } from '../core/time-arithmetic.ts';
+import { formatTimestampPattern } from '../core/format-timestamp.ts';
 import { isInterval, type Value } from '../core/values.ts';
 
 const MAX_ARRAY = 100_000;

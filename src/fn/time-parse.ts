@@ -2,7 +2,8 @@
 // defaulting to 1970-01-01 00:00:00. A text that does not match is query_error (row data is never quoted).
 
 import { RingqlError } from '../core/errors.ts';
-import { daysFromCivil, daysInMonth, isLeapYear, US_PER_DAY, US_PER_HOUR, US_PER_MINUTE, US_PER_SECOND } from '../core/time.ts';
+import { daysFromCivil, daysInMonth, isLeapYear } from '../core/calendar.ts';
+import { US_PER_DAY, US_PER_HOUR, US_PER_MINUTE, US_PER_SECOND } from '../core/time-units.ts';
 
 const DAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];

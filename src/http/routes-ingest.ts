@@ -2,7 +2,7 @@
 // ?source=<uuid>; 200 {"message":"Logged!"} once every event is stored, with "dropped" when any were.
 
 import { RingqlError } from '../core/errors.ts';
-import { isNdjsonType, parseEventsBody } from './events-body.ts';
+import { isNdjsonType, parseEventsBody } from '../endpoints/events-body.ts';
 import type { Reply } from './reply.ts';
 import type { Route, RouteContext } from './route.ts';
 import type { Router } from './router.ts';

@@ -86,5 +86,3 @@ export type Plan =
   | { k: 'limit'; input: Plan; limit: number | null; offset: number; cols: ColInfo[] }
   | { k: 'distinct'; input: Plan; cols: ColInfo[] }
   | { k: 'setop'; op: 'union' | 'intersect' | 'except'; all: boolean; inputs: Plan[]; cols: ColInfo[] };
-
-export type PlanKind = Plan['k'];

@@ -3,7 +3,7 @@
 // same query twice gives the same text. Unlike EXPLAIN it is not for reading and may change freely.
 
 import type { BExpr, ColInfo, Plan } from './bound.ts';
-import { exprKey } from './expr-util.ts';
+import { exprKey } from './expr-key.ts';
 
 export function canonicalPlanKey(plan: Plan): string {
   const ids = new Map<number, number>();

@@ -2,7 +2,7 @@
 // marked (bound.ts Clock) and pushdown marks the scan bounds they became; this reads those marks.
 
 import type { BExpr, Plan, ScanPlan } from './bound.ts';
-import { someNode } from './expr-util.ts';
+import { someNode } from './expr-walk.ts';
 import { children } from './explain.ts';
 
 /**

@@ -4,7 +4,8 @@
 
 import type { BExpr, Clock, Plan, ScanPlan } from './bound.ts';
 import { engineCounters } from '../core/engine-counters.ts';
-import { andAll, conjuncts, originOf } from './expr-util.ts';
+import { andAll, conjuncts } from './conjuncts.ts';
+import { originOf } from './origin-of.ts';
 import { children } from './explain.ts';
 
 export function optimize(plan: Plan): Plan {

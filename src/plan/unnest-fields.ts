@@ -2,7 +2,7 @@
 // known statically from the array expression or the source schema; unqualified names may read them.
 
 import type { BExpr } from './bound.ts';
-import { originOf } from './expr-util.ts';
+import { originOf } from './origin-of.ts';
 
 /**
  * Field names of the array's element records, in order, or undefined when the elements are not

@@ -3,7 +3,8 @@
 
 import { INEXACT, type HotValue } from './hot-paths.ts';
 import { INGEST_ADDON, metaStride, type NativeBatch } from './native-ingest.ts';
-import { FieldLimitError, type SchemaTree } from './schema-tree.ts';
+import { FieldLimitError } from './schema-node.ts';
+import type { SchemaTree } from './schema-tree.ts';
 import type { ShapeCache } from './schema-replay.ts';
 import type { SourceDef } from './types.ts';
 

@@ -4,7 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import { parseTimestamp, timestampJson } from '../core/time.ts';
 import type { SourceDef } from './types.ts';
-import { FieldLimitError, type SchemaTree } from './schema-tree.ts';
+import { FieldLimitError } from './schema-node.ts';
+import type { SchemaTree } from './schema-tree.ts';
 import { InvalidValue, checkString, copyObject, recordCopy, setMember, type RecordLimits } from './record-json.ts';
 import { hotValueAt, projectAt, type HotValue } from './hot-paths.ts';
 

@@ -2,7 +2,8 @@
 // one record, recursively; arrays of objects become arrays of records), validating depth and string
 // sizes and growing the source schema in the same single walk; callers JSON.stringify the copy once.
 
-import type { SchemaNode, SchemaTree } from './schema-tree.ts';
+import type { SchemaNode } from './schema-node.ts';
+import type { SchemaTree } from './schema-tree.ts';
 
 export interface RecordLimits {
   maxEventDepth: number;

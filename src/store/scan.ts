@@ -3,10 +3,10 @@
 // could hold the next row), so the newest 100 rows of a project touch only the newest segments.
 
 import type { RowText, ScanBatch, ScanSpec } from './types.ts';
-import {
-  lowerBound, lowerBoundPerm, upperBound, upperBoundPerm,
-  type OpenSegment, type RowData, type Segment,
-} from './segment.ts';
+import { lowerBound, lowerBoundPerm, upperBound, upperBoundPerm } from './ts-bounds.ts';
+import type { OpenSegment } from './open-segment.ts';
+import type { RowData } from './row-data.ts';
+import type { Segment } from './segment.ts';
 
 /** What a scan needs from its SourceStore, captured when the scan starts. */
 export interface ScanSnapshot {
@@ -166,10 +166,12 @@ class CursorHeap {
   }
 }
 
-function newBatch(size: number, hotKeys: readonly string[]): ScanBatch {
+/** An empty batch of `size` rows, and its hot id columns in `hotKeys` order (the ones the batch maps). */
+function newBatch(size: number, hotKeys: readonly string[]): [ScanBatch, Uint32Array[]] {
+  const cols = hotKeys.map(() => new Uint32Array(size));
   const hot = new Map<string, Uint32Array>();
-  for (const k of hotKeys) hot.set(k, new Uint32Array(size));
-  return {
+  hotKeys.forEach((k, h) => hot.set(k, cols[h]!)); // h < cols.length
+  return [{
     n: 0,
     ts: new Float64Array(size),
     seq: new Float64Array(size),
@@ -177,7 +179,7 @@ function newBatch(size: number, hotKeys: readonly string[]): ScanBatch {
     idx: new Uint32Array(size),
     project: new Array<string | null>(size),
     hot,
-  };
+  }, cols];
 }
 
 /** Rows of a snapshot matching spec, in batches of spec.batchSize (1024 by default), the first ones smaller when spec.firstBatchSize asks. */
@@ -216,8 +218,7 @@ export function* scanSnapshot(snap: ScanSnapshot, spec: ScanSpec): Generator<Sca
   const ocKey = oc === null ? -Infinity : heap.key(oc);
   const merge = spec.order !== 'any';
 
-  let batch = newBatch(size, hotKeys);
-  let hotOut = hotKeys.map((k) => batch.hot.get(k)!);
+  let [batch, hotOut] = newBatch(size, hotKeys);
   let pi = 0;
   for (;;) {
     // Admit cursors whose best row could come before the heap's best (all of them at once only when needed).
@@ -254,8 +255,7 @@ export function* scanSnapshot(snap: ScanSnapshot, spec: ScanSpec): Generator<Sca
         c.pos = pos;
         yield batch;
         size = Math.min(maxSize, size * 2);
-        batch = newBatch(size, hotKeys);
-        hotOut = hotKeys.map((k) => batch.hot.get(k)!);
+        [batch, hotOut] = newBatch(size, hotKeys);
       }
     } while (pos !== end && dir * rts[perm === null ? pos : perm[pos]!]! >= limit);
     c.pos = pos;

@@ -1,9 +1,10 @@
 // Grows a SchemaTree from the schema descriptor the ingest addon writes per event (its member keys and
 // value types in the walk order of record-json.ts), with a cache by descriptor while the tree is unchanged.
 
-import type { SchemaNode, SchemaTree } from './schema-tree.ts';
+import type { SchemaNode } from './schema-node.ts';
+import type { SchemaTree } from './schema-tree.ts';
 
-/** A value of each descriptor type code that schema-tree.ts's typeOf types the same way (index = code). */
+/** A value of each descriptor type code that json-field-type.ts's typeOf types the same way (index = code). */
 const SYNTH: readonly unknown[] = [null, '', 0, 0.5, false, {}, [''], [0], [0.5], [false], [{}], [[0]]];
 const OBJECT_FOLLOWS = 0x40, ARRAY_FOLLOWS = 0x80;
 const MAX_CACHED = 4096;

@@ -1,21 +1,15 @@
 // The schema a source has seen so far: a tree of field paths with BigQuery types (first-seen type
 // wins), grown cheaply while events are serialised, with an undo log so a rejected batch leaves no trace,
 // a bound on the distinct paths it may hold, and "shapes" (which forgettable paths an event uses) so
-// paths no held row uses any more can be pruned.
+// paths no held row uses any more can be pruned. Over 300 lines on purpose: one class whose tree, path
+// entries, undo log and counters every method updates together (nodes, value types, shapes and the
+// checkpoint image live in schema-node.ts, json-field-type.ts, schema-shapes.ts and schema-image.ts).
 
 import type { FieldType, SchemaField } from './types.ts';
-
-export interface SchemaNode {
-  readonly field: SchemaField | null;
-  children: Map<string, SchemaNode> | null;
-  /** Identity used by segments to say which paths their rows use. */
-  readonly id: number;
-  /** Event number that last touched this node (collects an event's paths once each, without a Set). */
-  stamp: number;
-}
-
-/** Thrown from child()/noteTopLevel() when a new path would pass the bound; the batch is rejected. */
-export class FieldLimitError extends Error {}
+import { FieldLimitError, entryBytes, type SchemaNode } from './schema-node.ts';
+import { typeOf } from './json-field-type.ts';
+import type { SchemaImage } from './schema-image.ts';
+import { ShapeTable } from './schema-shapes.ts';
 
 /** A path that may be forgotten: where it hangs, so pruning can unhook it. */
 interface Entry {
@@ -26,50 +20,6 @@ interface Entry {
 }
 
 type Undo = { id: number } | { top: string } | { shape: string };
-
-/**
- * A schema tree as plain data, for checkpoints: every field with its node id (first-seen order), the
- * null-only top-level keys, the top-level columns, the shapes, and the id counters, so rows' shape ids
- * mean the same after a restore.
- */
-export interface SchemaImage {
-  nextId: number;
-  nextShape: number;
-  firstPrunable: number;
-  fields: [id: number, path: string[], type: FieldType, mode: 'NULLABLE' | 'REPEATED'][];
-  nullTops: [key: string, id: number][];
-  topLevel: string[];
-  shapes: [id: number, ids: number[]][];
-}
-
-/**
- * Rough heap bytes of one path: node, field, path array, entries in two maps and the key string
- * (measured: ~590 bytes a path for 10,000 nested paths of ~40-character keys).
- */
-function entryBytes(path: readonly string[]): number {
-  return 480 + 8 * path.length + path[path.length - 1]!.length;
-}
-
-/** The BigQuery type and mode of a JSON value, or null when it tells nothing (null, empty array). */
-function typeOf(v: unknown): [FieldType, 'NULLABLE' | 'REPEATED'] | null {
-  switch (typeof v) {
-    case 'string': return ['STRING', 'NULLABLE'];
-    case 'number': return [Number.isInteger(v) ? 'INT64' : 'FLOAT64', 'NULLABLE'];
-    case 'boolean': return ['BOOL', 'NULLABLE'];
-    case 'object': {
-      if (v === null) return null;
-      if (!Array.isArray(v)) return ['RECORD', 'REPEATED'];
-      for (const e of v) {
-        if (e === null || e === undefined) continue;
-        const t = typeOf(e);
-        if (t === null) continue;
-        return [Array.isArray(e) ? 'JSON' : t[0], 'REPEATED'];
-      }
-      return null;
-    }
-    default: return null;
-  }
-}
 
 export class SchemaTree {
   readonly root: SchemaNode = { field: null, children: new Map(), id: 0, stamp: 0 };
@@ -88,9 +38,7 @@ export class SchemaTree {
   /** Forgettable path ids the current event uses. */
   private eventIds: number[] = [];
   /** Shapes: the sorted forgettable ids of an event, interned; id 0 is the empty shape. */
-  private readonly shapeIds = new Map<string, number>();
-  private readonly shapes = new Map<number, { key: string; ids: Uint32Array; bytes: number }>();
-  private nextShape = 1;
+  private readonly shapes = new ShapeTable();
   private undo: Undo[] | null = null;
   private fieldsMark = 0;
   private snapshot: SchemaField[] | null = null;
@@ -139,8 +87,11 @@ export class SchemaTree {
     this.firstPrunable = this.nextId;
   }
 
+  /** The `metadata` field (fixed; a tree restored from an image without it is damaged). */
   get metadataNode(): SchemaNode {
-    return this.root.children!.get('metadata')!;
+    const n = this.root.children?.get('metadata');
+    if (n === undefined) throw new Error('internal: the schema tree has no metadata field (a damaged checkpoint image?)');
+    return n;
   }
 
   /** Set when an event of the current batch was refused for the bound. */
@@ -174,13 +125,9 @@ export class SchemaTree {
     for (let i = 1; i < ids.length; i++) if (ids[i] !== ids[w - 1]) ids[w++] = ids[i]!;
     ids.length = w;
     const key = ids.join(',');
-    let id = this.shapeIds.get(key);
+    let id = this.shapes.find(key);
     if (id === undefined) {
-      id = this.nextShape++;
-      this.shapeIds.set(key, id);
-      const bytes = 150 + key.length + 4 * ids.length;
-      this.shapes.set(id, { key, ids: Uint32Array.from(ids), bytes });
-      this.bytes += bytes;
+      id = this.shapes.add(key, ids);
       this.undo?.push({ shape: key });
     }
     return id;
@@ -256,7 +203,11 @@ export class SchemaTree {
     for (let i = undo.length - 1; i >= 0; i--) {
       const u = undo[i]!;
       if ('top' in u) { this.topLevel.delete(u.top); continue; }
-      if ('shape' in u) { this.dropShape(this.shapeIds.get(u.shape)!); continue; }
+      if ('shape' in u) {
+        const id = this.shapes.find(u.shape);
+        if (id !== undefined && this.shapes.drop(id)) this.shapeVersion++;
+        continue;
+      }
       const e = this.entries.get(u.id);
       if (e === undefined) continue;
       this.entries.delete(u.id);
@@ -274,21 +225,9 @@ export class SchemaTree {
    * uses. Returns how many paths went.
    */
   forgetUnused(held: (shape: number) => boolean): number {
-    const live = new Set<number>();
-    for (const [id, sh] of this.shapes) {
-      if (!held(id)) { this.dropShape(id); continue; }
-      for (const f of sh.ids) live.add(f);
-    }
+    const { live, dropped } = this.shapes.keepHeld(held);
+    this.shapeVersion += dropped;
     return this.prune((id) => live.has(id));
-  }
-
-  private dropShape(id: number): void {
-    const sh = this.shapes.get(id);
-    if (sh === undefined) return;
-    this.shapes.delete(id);
-    this.shapeIds.delete(sh.key);
-    this.shapeVersion++;
-    this.bytes -= sh.bytes;
   }
 
   /** Distinct shapes held (for tests and /health). */
@@ -336,7 +275,7 @@ export class SchemaTree {
 
   /** A rough estimate of the heap the tree (and its shapes) takes, in bytes. */
   get approxBytes(): number {
-    return this.bytes;
+    return this.bytes + this.shapes.bytes;
   }
 
   /** The tree as plain data (see SchemaImage). Not during a batch: call between ingests. */
@@ -349,12 +288,12 @@ export class SchemaTree {
     walk(this.root);
     return {
       nextId: this.nextId,
-      nextShape: this.nextShape,
+      nextShape: this.shapes.next,
       firstPrunable: this.firstPrunable,
-      fields: this.fields.map((f) => [ids.get(f)!, [...f.path], f.type, f.mode]),
+      fields: this.fields.map((f) => [fieldId(ids, f), [...f.path], f.type, f.mode]),
       nullTops: [...this.nullTops],
       topLevel: [...this.topLevel],
-      shapes: [...this.shapes].map(([id, sh]) => [id, [...sh.ids]]),
+      shapes: this.shapes.toImage(),
     };
   }
 
@@ -365,8 +304,6 @@ export class SchemaTree {
     this.entries.clear();
     this.nullTops.clear();
     this.topLevel.clear();
-    this.shapes.clear();
-    this.shapeIds.clear();
     this.bytes = 0;
     this.snapshot = null;
     this.firstPrunable = img.firstPrunable;
@@ -393,15 +330,8 @@ export class SchemaTree {
       this.bytes += bytes;
     }
     for (const k of img.topLevel) this.topLevel.add(k);
-    for (const [id, ids] of img.shapes) {
-      const key = ids.join(',');
-      const bytes = 150 + key.length + 4 * ids.length;
-      this.shapeIds.set(key, id);
-      this.shapes.set(id, { key, ids: Uint32Array.from(ids), bytes });
-      this.bytes += bytes;
-    }
+    this.shapes.load(img.shapes, img.nextShape);
     this.nextId = img.nextId;
-    this.nextShape = img.nextShape;
     this.changes++;
     this.shapeVersion++;
   }
@@ -416,4 +346,11 @@ export class SchemaTree {
     this.snapshot ??= this.fields.slice();
     return this.snapshot;
   }
+}
+
+/** A listed field's node id; a field missing from the tree would write an image that restores wrongly. */
+function fieldId(ids: ReadonlyMap<SchemaField, number>, f: SchemaField): number {
+  const id = ids.get(f);
+  if (id === undefined) throw new Error(`internal: schema field ${f.path.join('.')} is listed but not in the tree`);
+  return id;
 }

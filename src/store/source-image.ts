@@ -6,8 +6,8 @@ import { crc32 } from 'node:zlib';
 import { BlockCodec } from './block-codec.ts';
 import { INEXACT, type HotValue } from './hot-paths.ts';
 import { ChunkReader, arrayChunk, jsonChunk, readArray } from './image-io.ts';
-import type { SchemaImage } from './schema-tree.ts';
-import type { OpenSegment } from './segment.ts';
+import type { SchemaImage } from './schema-image.ts';
+import type { OpenSegment } from './open-segment.ts';
 
 /** One piece of a source's state, as the durable layer's Checkpointer takes it. */
 export interface ImagePart {

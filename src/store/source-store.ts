@@ -1,5 +1,6 @@
-// One source's rows in memory: validated all-or-nothing ingest, an open segment sealed into sorted
-// segments (compacted LSM-style), a watermark for retention and capacity eviction, and scans.
+// One source's rows in memory: validated all-or-nothing ingest (objects or raw bodies), schema pruning,
+// checkpoints and scans. Its rows and eviction: segment-set.ts; hot dictionaries: hot-dictionaries.ts.
+// Over 300 lines for now: both ingest paths, pruning and restore update the same private counters.
 
 import { readsPinned } from './read-pins.ts';
 import { RingqlError } from '../core/errors.ts';
@@ -9,13 +10,13 @@ import { SchemaTree } from './schema-tree.ts';
 import { DEFAULT_LIMITS } from '../core/limits.ts';
 import { SAMPLE_EVENTS } from './sample-events.ts';
 import { copyObject } from './record-json.ts';
-import { INEXACT, INEXACT_ID, hotKeyOf, type HotValue } from './hot-paths.ts';
-import { MAX_SLAB_BYTES, OpenSegment, Segment, mergeSegments, openWithoutProjects, purgeOpen, sealOpen, withoutProjects } from './segment.ts';
+import type { HotValue } from './hot-paths.ts';
+import { SegmentSet } from './segment-set.ts';
+import { HotDictionaries } from './hot-dictionaries.ts';
+import { ProjectIds } from './project-ids.ts';
+import type { Segment } from './segment.ts';
 import { scanSnapshot } from './scan.ts';
-import { codecKey, decodeHead, encodeHead, type ImagePart } from './source-image.ts';
-import { decodeSegment, encodeSegment, segmentHasBlocks } from './segment-image.ts';
-import type { BlockRows } from './row-blocks.ts';
-import { BlockCodec, DICT_MIN_SAMPLE, sampleDictionary } from './block-codec.ts';
+import { decodeHead, encodeHead, type ImagePart } from './source-image.ts';
 import { randomBytes } from 'node:crypto';
 import { batchShapes, batchStrings, hotValueOf, transformBody } from './byte-batch.ts';
 import { metaStride, type NativeBatch } from './native-ingest.ts';
@@ -41,15 +42,6 @@ export interface ByteIngestOptions {
 export type BeforeCommit = (maxTs: number, belowWatermark: readonly number[]) => void;
 
 const MAX_ERRORS = 100;
-/** A compacted segment holds at most this many times segmentRows rows (and 1/16 of the capacity). */
-const MAX_SEGMENT_FACTOR = 64;
-/** ...and at most this many bytes of rows (within the slab limit of segment.ts). */
-const SEGMENT_BYTES = Math.min(MAX_SLAB_BYTES, 64 * 1024 * 1024);
-
-/** Rough heap bytes of one hot dictionary entry (a one-byte string, its array slot and its map entry). */
-function hotValueBytes(v: HotValue): number {
-  return 40 + (typeof v === 'string' ? v.length : 0);
-}
 
 export interface SourceStoreStats {
   rows: number;
@@ -77,53 +69,28 @@ export class SourceStore {
   readonly hotKeys: readonly string[];
   private readonly config: StoreConfig;
   private readonly hotPaths: readonly string[][];
-  private readonly hotIndex: Map<string, number>;
-  private readonly hotIds: Map<HotValue, number>[];  // entries replaced by compactHotDicts
-  private readonly hotValues: HotValue[][];
-  private readonly projectIds = new Map<string, number>();
-  private readonly projectNames: (string | null)[] = [null];
+  private readonly hot: HotDictionaries;
+  private readonly projects = new ProjectIds();
   private readonly schemaTree: SchemaTree;
-  private readonly maxSegmentRows: number;
-  private readonly maxSegmentBytes: number;
-  /** Sealed segments in creation order. */
-  private segments: Segment[] = [];
-  private open: OpenSegment;
-  /** How sealed rows are compressed (null: v1, uncompressed); gains a sampled dictionary once (see seal). */
-  private codec: BlockCodec | null = null;
-  private codecHasDict = false;
-  private wm = -Infinity;
+  /** The rows: open and sealed segments, the watermark and eviction. */
+  private readonly rows: SegmentSet;
   private seq = 0;
-  private evictedRows = 0;
   private droppedRows = 0;
-  /** Rough bytes of the hot dictionaries (values and their map entries). */
-  private hotDictBytes = 0;
   /** Rows physically held at the last schema prune, and appended since (see pruneSchema). */
   private heldAtPrune = 0;
   private appendedSincePrune = 0;
   /** An event with forgettable paths was dropped (older than the watermark) since the last prune. */
   private shapesDropped = false;
-  /** Checkpoint names of sealed segments (checkpointParts), and the compactions of hot ids so far. */
-  private readonly segKeys = new WeakMap<Segment, string>();
   /** groupStats' figures per project id of sealed segments with no hidden rows. */
   private readonly segFigures = new WeakMap<Segment, Map<number, Figures>>();
-  private segKeyCount = 0;
-  private readonly segKeyTag = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
-  private hotEpoch = 0;
 
   constructor(def: SourceDef, config: StoreConfig, hotPaths: string[][] = []) {
     this.def = def;
     this.config = config;
-    this.hotPaths = hotPaths.map((p) => [...p]);
-    this.hotKeys = this.hotPaths.map(hotKeyOf);
-    this.hotIndex = new Map(this.hotKeys.map((k, i) => [k, i]));
-    // Fixed ids: 0 is NULL, INEXACT_ID the INEXACT marker, so readers test exactness with an integer compare.
-    this.hotIds = this.hotPaths.map(() => new Map<HotValue, number>([[null, 0], [INEXACT, INEXACT_ID]]));
-    this.hotValues = this.hotPaths.map(() => [null, INEXACT]);
-    this.open = new OpenSegment(this.hotPaths.length);
-    this.maxSegmentRows = Math.max(config.segmentRows, Math.min(config.segmentRows * MAX_SEGMENT_FACTOR, Math.floor(config.maxRows / 16)));
-    // A merge briefly holds both inputs and its output: small slabs keep that transient (and what the
-    // allocator may keep of freed slabs) small, while scans still see few segments.
-    this.maxSegmentBytes = Math.max(1, Math.min(SEGMENT_BYTES, Math.floor(config.maxBytes / 16)));
+    this.hot = new HotDictionaries(hotPaths);
+    this.hotPaths = this.hot.paths;
+    this.hotKeys = this.hot.keys;
+    this.rows = new SegmentSet(config, this.hotPaths.length);
     this.schemaTree = new SchemaTree(def.projectPath.length === 1 && def.projectPath[0] === 'project', config.maxFieldsPerSource ?? DEFAULT_LIMITS.maxFieldsPerSource);
     const sample = SAMPLE_EVENTS[def.name];
     this.schemaTree.beginSeed();
@@ -147,7 +114,7 @@ export class SourceStore {
    * runs once the batch is known valid and before anything is stored; when it throws, nothing is.
    */
   ingest(events: unknown[], nowUs: number, beforeCommit?: BeforeCommit): IngestResult {
-    this.raiseWatermark(nowUs - this.config.retentionUs);
+    this.rows.raiseWatermark(nowUs - this.config.retentionUs);
     const opts: NormalizeOptions = {
       maxEventDepth: this.config.maxEventDepth,
       maxStringBytes: this.config.maxStringBytes,
@@ -169,7 +136,7 @@ export class SourceStore {
       for (let i = 0; i < ok.length; i++) {
         const ts = ok[i]!.ts;
         if (ts > maxTs) maxTs = ts;
-        if (ts < this.wm) below.push(i);
+        if (ts < this.rows.wm) below.push(i);
       }
       try {
         beforeCommit(maxTs, below);
@@ -184,16 +151,16 @@ export class SourceStore {
     const hot = new Array<number>(this.hotPaths.length);
     for (let i = 0; i < ok.length; i++) {
       const e = ok[i]!;
-      if (e.ts < this.wm) { dropped++; if (e.shape !== 0) this.shapesDropped = true; continue; }
-      for (let h = 0; h < hot.length; h++) hot[h] = this.hotId(h, e.hot[h]!);
-      this.open.append(e.ts, ++this.seq, this.projectId(e.project), e.json, e.extra, hot, e.shape);
+      if (e.ts < this.rows.wm) { dropped++; if (e.shape !== 0) this.shapesDropped = true; continue; }
+      for (let h = 0; h < hot.length; h++) hot[h] = this.hot.id(h, e.hot[h]!);
+      this.rows.open.append(e.ts, ++this.seq, this.projects.id(e.project), e.json, e.extra, hot, e.shape);
       this.appendedSincePrune++;
       stored++;
       // By rows, or by bytes (a few thousand big events must not grow one slab without bound).
-      if (this.open.n >= this.config.segmentRows || this.open.bytes >= this.maxSegmentBytes) this.seal();
+      if (this.rows.fills(this.rows.open.n, this.rows.open.bytes)) this.rows.seal();
     }
     this.droppedRows += dropped;
-    this.enforceCapacity();
+    this.rows.enforceCapacity();
     this.compactHotDicts();
     this.pruneSchema();
     this.afterIngest?.();
@@ -211,7 +178,7 @@ export class SourceStore {
     // A declined body changes nothing here (the reference path raises the watermark itself).
     if (typeof b === 'string') return b;
     opts.checkCount?.(b.n);
-    this.raiseWatermark(nowUs - this.config.retentionUs);
+    this.rows.raiseWatermark(nowUs - this.config.retentionUs);
     const stride = metaStride(this.hotPaths.length);
     this.schemaTree.begin();
     const shapes = batchShapes(b, this.hotPaths.length, this.schemaTree, this.shapeCache);
@@ -223,7 +190,7 @@ export class SourceStore {
       for (let i = 0; i < b.n; i++) {
         const ts = meta[i * stride]!;
         if (ts > maxTs) maxTs = ts;
-        if (ts < this.wm) below.push(i);
+        if (ts < this.rows.wm) below.push(i);
       }
       try {
         opts.beforeCommit(maxTs, below);
@@ -249,15 +216,15 @@ export class SourceStore {
     const hot = new Array<number>(this.hotPaths.length);
     let i = 0;
     while (i < n) {
-      if (meta[i * stride]! < this.wm) { dropped++; if (shapes[i] !== 0) this.shapesDropped = true; i++; continue; }
+      if (meta[i * stride]! < this.rows.wm) { dropped++; if (shapes[i] !== 0) this.shapesDropped = true; i++; continue; }
       // A run of stored rows up to the one that fills the open segment: its bytes are copied in one piece.
-      const open = this.open;
+      const open = this.rows.open;
       let j = i, rows = open.n, bytes = open.bytes, full = false;
-      while (j < n && meta[j * stride]! >= this.wm) {
+      while (j < n && meta[j * stride]! >= this.rows.wm) {
         rows++;
         bytes += meta[j * stride + 3]! - meta[j * stride + 1]!;
         j++;
-        if (rows >= this.config.segmentRows || bytes >= this.maxSegmentBytes) { full = true; break; }
+        if (this.rows.fills(rows, bytes)) { full = true; break; }
       }
       const base = open.copyRows(b.rows, meta[i * stride + 1]!, meta[(j - 1) * stride + 3]!) - meta[i * stride + 1]!;
       const count = j - i;
@@ -267,21 +234,21 @@ export class SourceStore {
           const kind = meta[m + 6 + 2 * h]!, v = meta[m + 7 + 2 * h]!;
           if (kind === 2) {
             let id = strIds[h]![v]!;
-            if (id < 0) id = strIds[h]![v] = this.hotId(h, strs[v]!);
+            if (id < 0) id = strIds[h]![v] = this.hot.id(h, strs[v]!);
             hot[h] = id;
-          } else hot[h] = this.hotId(h, hotValueOf(kind, v, strs));
+          } else hot[h] = this.hot.id(h, hotValueOf(kind, v, strs));
         }
         const p = meta[m + 4]!;
         let pid = 0;
-        if (p >= 0) { pid = pids[p]!; if (pid < 0) pid = pids[p] = this.projectId(strs[p]!); }
+        if (p >= 0) { pid = pids[p]!; if (pid < 0) pid = pids[p] = this.projects.id(strs[p]!); }
         open.pushRow(meta[m]!, ++this.seq, pid, base + meta[m + 1]!, base + meta[m + 2]!, hot, shapes[i]!);
       }
       this.appendedSincePrune += count;
       stored += count;
-      if (full) this.seal();
+      if (full) this.rows.seal();
     }
     this.droppedRows += dropped;
-    this.enforceCapacity();
+    this.rows.enforceCapacity();
     this.compactHotDicts();
     this.pruneSchema();
     // As after ingest(): the Store holds the process to its memory budget here.
@@ -326,76 +293,13 @@ export class SourceStore {
     this.shapesDropped = false;
     if (this.schemaTree.shapeCount === 0) return false;
     const live = new Set<number>();
-    for (const seg of this.segments) {
+    for (const seg of this.rows.segments) {
       const { shape, byTs } = seg;
       for (let i = seg.hidden; i < seg.n; i++) { const sh = shape[byTs[i]!]!; if (sh !== 0) live.add(sh); }
     }
-    const { shape, ts } = this.open;
-    for (let i = 0; i < shape.length; i++) if (shape[i] !== 0 && ts[i]! >= this.wm) live.add(shape[i]!);
+    const { shape, ts } = this.rows.open;
+    for (let i = 0; i < shape.length; i++) if (shape[i] !== 0 && ts[i]! >= this.rows.wm) live.add(shape[i]!);
     return this.schemaTree.forgetUnused((id) => live.has(id)) > 0;
-  }
-
-  private projectId(p: string | null): number {
-    if (p === null) return 0;
-    let id = this.projectIds.get(p);
-    if (id === undefined) {
-      id = this.projectNames.length;
-      this.projectNames.push(p);
-      this.projectIds.set(p, id);
-    }
-    return id;
-  }
-
-  private hotId(h: number, v: HotValue): number {
-    const ids = this.hotIds[h]!;
-    let id = ids.get(v);
-    if (id === undefined) {
-      const values = this.hotValues[h]!;
-      id = values.length;
-      values.push(v);
-      ids.set(v, id);
-      this.hotDictBytes += hotValueBytes(v);
-    }
-    return id;
-  }
-
-  // ---- segments ----------------------------------------------------------------------------
-
-  private seal(): void {
-    const open = this.open;
-    // The next open segment will likely fill like this one did: start it at that size (plus slack).
-    this.open = new OpenSegment(this.hotPaths.length, Math.min(open.bytes * 1.1, this.maxSegmentBytes));
-    this.sampleCodec(open);
-    const seg = sealOpen(open, this.wm, this.codec);
-    if (seg !== null) {
-      this.segments.push(seg);
-      this.compact();
-    }
-  }
-
-  /**
-   * The first seal with enough row bytes gives the source a dictionary sampled from its rows; earlier
-   * blocks keep the plain codec they were made with (each block holds its codec).
-   */
-  private sampleCodec(open: OpenSegment): void {
-    if (this.config.compress === false || this.codecHasDict) return;
-    // Made at the first seal, so a source that never seals holds no zstd contexts.
-    if (open.bytes < DICT_MIN_SAMPLE) { this.codec ??= new BlockCodec(null, this.config.blockBytes); return; }
-    this.codec = new BlockCodec(sampleDictionary(open.n, (i) => open.jsonBytes(i)), this.config.blockBytes);
-    this.codecHasDict = true;
-  }
-
-  /** Merges the two newest segments while the older is no bigger than the newer (a binary counter). */
-  private compact(): void {
-    const segs = this.segments;
-    while (segs.length >= 2) {
-      const a = segs[segs.length - 2]!, b = segs[segs.length - 1]!;
-      if (a.n > b.n) break;
-      if (a.n + b.n > this.maxSegmentRows || a.bytes + b.bytes > this.maxSegmentBytes) break;
-      const m = mergeSegments(a, b, this.wm, this.codec);
-      segs.length -= 2;
-      if (m !== null) segs.push(m);
-    }
   }
 
   /**
@@ -404,20 +308,9 @@ export class SourceStore {
    */
   dropProjects(drop: (project: string) => boolean): number {
     const pids = new Set<number>();
-    this.projectNames.forEach((p, i) => { if (p !== null && drop(p)) pids.add(i); });
+    this.projects.names.forEach((p, i) => { if (p !== null && drop(p)) pids.add(i); });
     if (pids.size === 0) return 0;
-    const before = this.physicalRows();
-    const out: Segment[] = [];
-    for (const seg of this.segments) {
-      const kept = [...pids].some((p) => seg.runs.has(p)) ? withoutProjects(seg, pids, this.codec) : seg;
-      if (kept === null) continue;
-      if (kept !== seg) kept.hidden = kept.countBelow(this.wm);
-      out.push(kept);
-    }
-    this.segments = out;
-    this.open = openWithoutProjects(this.open, pids);
-    this.open.hide(this.wm);
-    return before - this.physicalRows();
+    return this.rows.dropProjects(pids);
   }
 
   // ---- checkpoints ---------------------------------------------------------------------------
@@ -428,60 +321,32 @@ export class SourceStore {
    * not compressed blocks (a store with compression off is not checkpointed; its log is replayed).
    */
   checkpointParts(): ImagePart[] | null {
-    if (this.segments.some((seg) => !segmentHasBlocks(seg))) return null;
-    const codecs = new Set<BlockCodec>();
-    if (this.codec) codecs.add(this.codec);
-    for (const seg of this.segments) for (const b of (seg.rows as BlockRows).blocks) codecs.add(b.codec);
+    const codecs = this.rows.codecsIfBlocks();
+    if (codecs === null) return null;
     const head = encodeHead({
-      hotKeys: this.hotKeys, wm: this.wm, seq: this.seq, evictedRows: this.evictedRows, droppedRows: this.droppedRows,
-      hotEpoch: this.hotEpoch, projectNames: this.projectNames, hotValues: this.hotValues, schema: this.schemaTree.toImage(),
-      codecs: [...codecs], current: this.codec, codecHasDict: this.codecHasDict,
-    }, this.open);
-    const parts: ImagePart[] = [{ key: 'head', immutable: false, events: this.open.n, chunks: () => head }];
-    for (const seg of this.segments) {
-      let base = this.segKeys.get(seg);
-      if (base === undefined) this.segKeys.set(seg, (base = `${this.segKeyTag}.${++this.segKeyCount}`));
-      parts.push({ key: `${base}.e${this.hotEpoch}`, immutable: true, events: seg.n - seg.hidden, chunks: () => encodeSegment(seg, codecKey) });
-    }
-    return parts;
+      hotKeys: this.hotKeys, wm: this.rows.wm, seq: this.seq, evictedRows: this.rows.evictedRows, droppedRows: this.droppedRows,
+      hotEpoch: this.hot.epoch, projectNames: this.projects.names, hotValues: this.hot.allValues(), schema: this.schemaTree.toImage(),
+      codecs, current: this.rows.codec, codecHasDict: this.rows.codecHasDict,
+    }, this.rows.open);
+    const parts: ImagePart[] = [{ key: 'head', immutable: false, events: this.rows.open.n, chunks: () => head }];
+    return parts.concat(this.rows.segmentParts(this.hot.epoch));
   }
 
   /** Replaces this (empty) source's state with a checkpoint's parts (head first, then segments, as written). */
   restoreImage(parts: readonly { key: string; chunks: Buffer[] }[]): void {
-    if (this.seq !== 0 || this.segments.length) throw new Error(`${this.def.name}: a checkpoint is restored into an empty source only`);
+    if (this.seq !== 0 || this.rows.segments.length) throw new Error(`${this.def.name}: a checkpoint is restored into an empty source only`);
     const [headPart, ...segParts] = parts;
     if (!headPart || headPart.key !== 'head') throw new Error(`${this.def.name}: the checkpoint has no head part first`);
     const head = decodeHead(headPart.chunks);
     if (head.hotKeys.join('\u0000') !== this.hotKeys.join('\u0000')) {
       throw new Error(`${this.def.name}: the checkpoint was made with hot columns ${head.hotKeys.join(', ') || '(none)'}, this build keeps ${this.hotKeys.join(', ') || '(none)'}`);
     }
-    for (let h = 0; h < this.hotValues.length; h++) {
-      const values = [...head.hotValues[h]!];
-      this.hotValues[h] = values;
-      this.hotIds[h] = new Map(values.map((v, i) => [v, i]));
-    }
-    this.hotDictBytes = this.hotValues.reduce((t, vs) => t + vs.reduce<number>((u, v) => u + hotValueBytes(v), 0), 0);
-    this.projectNames.length = 0;
-    this.projectIds.clear();
-    head.projectNames.forEach((p, i) => { this.projectNames.push(p); if (p !== null) this.projectIds.set(p, i); });
+    this.hot.restore(head.hotValues, head.hotEpoch);
+    this.projects.restore(head.projectNames);
     this.schemaTree.loadImage(head.schema);
-    this.codec = head.current;
-    this.codecHasDict = head.codecHasDict;
-    this.wm = head.wm;
     this.seq = head.seq;
-    this.evictedRows = head.evictedRows;
     this.droppedRows = head.droppedRows;
-    this.hotEpoch = head.hotEpoch;
-    for (const p of segParts) {
-      const seg = decodeSegment(p.chunks, head.codecs);
-      seg.hidden = seg.countBelow(this.wm);
-      if (seg.hidden === seg.n) continue;
-      this.segKeys.set(seg, p.key.replace(/\.e\d+$/, ''));
-      this.segments.push(seg);
-    }
-    this.open = new OpenSegment(this.hotPaths.length);
-    head.refill(this.open);
-    this.open.hide(this.wm);
+    this.rows.restore(head, segParts);
     this.heldAtPrune = this.rowCount;
   }
 
@@ -489,161 +354,37 @@ export class SourceStore {
 
   /** Retention at nowUs, then capacity. */
   evict(nowUs: number): void {
-    this.raiseWatermark(nowUs - this.config.retentionUs);
-    this.enforceCapacity();
+    this.rows.raiseWatermark(nowUs - this.config.retentionUs);
+    this.rows.enforceCapacity();
     this.compactHotDicts();
     this.pruneSchema();
   }
 
-  /**
-   * Hot dictionaries only grow on ingest; once evicted rows leave most of a dictionary unused (more than
-   * twice the live rows), it is rebuilt from the ids still referenced and every row's ids remapped,
-   * so memory follows retention and capacity. (Readers take dictionaries afresh per query.)
-   */
+  /** Rebuilds hot dictionaries eviction left mostly unused (HotDictionaries.compact). */
   private compactHotDicts(): void {
     // A paused sliced query reads ids against the dictionaries it started with: remap only when none runs.
     if (readsPinned()) return;
-    const live = this.physicalRows();
-    for (let h = 0; h < this.hotValues.length; h++) {
-      const values = this.hotValues[h]!;
-      if (values.length <= 4096 || values.length <= 2 * live + 1024) continue;
-      const remap = new Int32Array(values.length).fill(-1);
-      remap[0] = 0;
-      remap[INEXACT_ID] = INEXACT_ID;
-      const next: HotValue[] = [null, INEXACT];
-      const ids = new Map<HotValue, number>([[null, 0], [INEXACT, INEXACT_ID]]);
-      const map = (old: number): number => {
-        let n = remap[old]!;
-        if (n < 0) { n = next.length; next.push(values[old]!); ids.set(values[old]!, n); remap[old] = n; }
-        return n;
-      };
-      for (const seg of this.segments) {
-        const col = seg.hot[h]!;
-        for (let i = 0; i < col.length; i++) col[i] = map(col[i]!);
-      }
-      const open = this.open.hot[h]!;
-      for (let i = 0; i < open.length; i++) open[i] = map(open[i]!);
-      this.hotValues[h] = next;
-      this.hotIds[h] = ids;
-      this.hotEpoch++;
-      this.hotDictBytes = this.hotValues.reduce((t, vs) => t + vs.reduce<number>((u, v) => u + hotValueBytes(v), 0), 0);
-    }
-  }
-
-  /** Raises the watermark: rows below it become invisible (counted as evicted); empty segments go. */
-  private raiseWatermark(w: number): void {
-    if (!(w > this.wm)) return;
-    this.wm = w;
-    let drop = false;
-    for (const seg of this.segments) {
-      if (seg.minTs >= w) continue;
-      const h = seg.countBelow(w);
-      this.evictedRows += h - seg.hidden;
-      seg.hidden = h;
-      if (h === seg.n) drop = true;
-    }
-    if (drop) this.segments = this.segments.filter((s) => s.hidden < s.n);
-    this.evictedRows += this.open.hide(w);
-  }
-
-  private physicalRows(): number {
-    let n = this.open.n;
-    for (const s of this.segments) n += s.n;
-    return n;
-  }
-
-  private physicalBytes(): number {
-    let n = this.open.bytes;
-    for (const s of this.segments) n += s.bytes;
-    return n;
-  }
-
-  private hiddenRows(): number {
-    let n = this.open.hidden;
-    for (const s of this.segments) n += s.hidden;
-    return n;
-  }
-
-  private overCapacity(maxRows = this.config.maxRows, maxBytes = this.config.maxBytes): boolean {
-    return this.physicalRows() > maxRows || this.physicalBytes() > maxBytes;
-  }
-
-  /** Rewrites segments holding hidden rows without them. */
-  private purgeHidden(): void {
-    const out: Segment[] = [];
-    for (const s of this.segments) {
-      if (s.hidden === 0) out.push(s);
-      else {
-        const m = mergeSegments(s, null, this.wm, this.codec);
-        if (m !== null) out.push(m);
-      }
-    }
-    this.segments = out;
-    if (this.open.hidden > 0) this.open = purgeOpen(this.open, this.wm);
-  }
-
-  /**
-   * While physical rows or bytes exceed the capacities: free hidden rows when they are a noticeable
-   * share, else drop the sealed segment with the oldest maxTs and raise the watermark past it (the
-   * last segment is cut inside instead, so a tiny capacity does not empty the source).
-   */
-  private enforceCapacity(maxRows = this.config.maxRows, maxBytes = this.config.maxBytes): void {
-    while (this.overCapacity(maxRows, maxBytes)) {
-      const rows = this.physicalRows();
-      const hidden = this.hiddenRows();
-      if (hidden > 0 && hidden * 16 >= rows) { this.purgeHidden(); continue; }
-      if (this.open.n > 0 && (this.segments.length === 0 || this.open.n > maxRows || this.open.bytes > maxBytes)) { this.seal(); continue; }
-      if (this.segments.length === 0) { this.purgeHidden(); if (this.overCapacity(maxRows, maxBytes)) break; continue; }
-      let oldest = 0;
-      for (let i = 1; i < this.segments.length; i++) if (this.segments[i]!.maxTs < this.segments[oldest]!.maxTs) oldest = i;
-      const seg = this.segments[oldest]!;
-      if (this.segments.length > 1) {
-        this.segments.splice(oldest, 1);
-        this.evictedRows += seg.n - seg.hidden;
-        this.raiseWatermark(seg.maxTs + 1);
-      } else {
-        this.cutInside(seg, rows - maxRows, this.physicalBytes() - maxBytes);
-        this.purgeHidden();
-      }
-    }
-  }
-
-  /** Raises the watermark inside seg until at least the given excess of rows and bytes is hidden. */
-  private cutInside(seg: Segment, excessRows: number, excessBytes: number): void {
-    let k = seg.hidden;
-    let rows = seg.hidden, bytes = 0;
-    // A row's share of the resident bytes: its raw size scaled by the segment's compression.
-    const scale = seg.bytes / Math.max(1, seg.rows.rawBytes);
-    const rowSize = (r: number): number => (seg.jsonBytesOf(r) + seg.extraBytesOf(r)) * scale;
-    for (let i = 0; i < seg.hidden; i++) bytes += rowSize(seg.byTs[i]!);
-    while (k < seg.n && (rows < excessRows || bytes < excessBytes)) {
-      rows++;
-      bytes += rowSize(seg.byTs[k++]!);
-    }
-    if (k === seg.hidden) return;
-    this.raiseWatermark(seg.ts[seg.byTs[k - 1]!]! + 1);
+    this.hot.compact(this.rows.physicalRows(), [...this.rows.segments, this.rows.open]);
   }
 
   // ---- the process memory budget (Store.enforceMemory) --------------------------------------
 
   /** Everything this source holds: segments, the open buffers, dictionaries, schema and codec. */
   residentBytes(): number {
-    let n = this.open.residentBytes + this.hotDictBytes + this.projectNames.length * 64 + this.schemaTree.approxBytes;
-    for (const s of this.segments) n += s.bytes;
-    if (this.codec !== null) n += this.codec.residentBytes;
+    let n = this.rows.open.residentBytes + this.hot.bytes + this.projects.names.length * 64 + this.schemaTree.approxBytes;
+    for (const s of this.rows.segments) n += s.bytes;
+    if (this.rows.codec !== null) n += this.rows.codec.residentBytes;
     return n;
   }
 
   /** Rows physically held (visible or not yet purged). */
   heldRows(): number {
-    return this.physicalRows();
+    return this.rows.physicalRows();
   }
 
   /** Oldest visible timestamp of the sealed rows (the open segment counts as newest); Infinity when none. */
   oldestSealedTs(): number {
-    let m = Infinity;
-    for (const s of this.segments) if (s.hidden < s.n) m = Math.min(m, s.ts[s.byTs[s.hidden]!]!);
-    return m === Infinity && this.open.n > this.open.hidden ? Number.MAX_VALUE : m;
+    return this.rows.oldestSealedTs();
   }
 
   /**
@@ -651,11 +392,11 @@ export class SourceStore {
    * segment's worth or all that is left (exact and oldest first, as capacity eviction is).
    */
   shed(bytes: number): void {
-    const phys = this.physicalBytes();
+    const phys = this.rows.physicalBytes();
     let oldest: Segment | null = null;
-    for (const s of this.segments) if (oldest === null || s.maxTs < oldest.maxTs) oldest = s;
+    for (const s of this.rows.segments) if (oldest === null || s.maxTs < oldest.maxTs) oldest = s;
     const step = Math.max(1, Math.min(bytes, oldest === null ? phys : oldest.bytes));
-    this.enforceCapacity(this.config.maxRows, Math.max(0, phys - step));
+    this.rows.enforceCapacity(this.config.maxRows, Math.max(0, phys - step));
     this.compactHotDicts();
     this.pruneSchema();
   }
@@ -670,36 +411,26 @@ export class SourceStore {
     let pid: number | undefined;
     if (spec.project === undefined) pid = undefined;
     else if (spec.project === null) pid = 0;
-    else pid = this.projectIds.get(spec.project) ?? -1;
+    else pid = this.projects.find(spec.project) ?? -1;
     return scanSnapshot(
-      { segments: this.segments.slice(), open: this.open, watermark: this.wm, maxSeq: this.seq, projectNames: this.projectNames, pid, hotIndex: this.hotIndex },
+      { segments: this.rows.segments.slice(), open: this.rows.open, watermark: this.rows.wm, maxSeq: this.seq, projectNames: this.projects.names, pid, hotIndex: this.hot.index },
       spec,
     );
   }
 
   /** Visible rows (ts >= watermark). */
   get rowCount(): number {
-    let n = this.open.n - this.open.hidden;
-    for (const s of this.segments) n += s.n - s.hidden;
-    return n;
+    return this.rows.rowCount;
   }
 
   /** Oldest visible timestamp, or null when empty. */
   get minTs(): number | null {
-    let m = Infinity;
-    for (const s of this.segments) if (s.hidden < s.n) m = Math.min(m, s.ts[s.byTs[s.hidden]!]!);
-    const o = this.open;
-    for (let i = 0; i < o.n; i++) if (o.ts[i]! >= this.wm && o.ts[i]! < m) m = o.ts[i]!;
-    return m === Infinity ? null : m;
+    return this.rows.minTs;
   }
 
   /** Newest visible timestamp, or null when empty. */
   get maxTs(): number | null {
-    let m = -Infinity;
-    for (const s of this.segments) if (s.hidden < s.n && s.maxTs > m) m = s.maxTs;
-    const o = this.open;
-    for (let i = 0; i < o.n; i++) if (o.ts[i]! >= this.wm && o.ts[i]! > m) m = o.ts[i]!;
-    return m === -Infinity ? null : m;
+    return this.rows.maxTs;
   }
 
   /**
@@ -708,25 +439,25 @@ export class SourceStore {
    * is hidden (segments never change otherwise), so only the open rows and the oldest segments are read again.
    */
   groupStats(groupOf: (project: string | null) => number): Map<number, Figures> {
-    const gid = this.projectNames.map((p) => groupOf(p));
+    const gid = this.projects.names.map((p) => groupOf(p));
     const group = (pid: number): number => gid[pid]!;
     const out = new Map<number, Figures>();
-    for (const seg of this.segments) {
+    for (const seg of this.rows.segments) {
       if (seg.hidden >= seg.n) continue;
       let f = seg.hidden === 0 ? this.segFigures.get(seg) : undefined;
       if (!f) {
-        f = pidFigures(seg.ts, seg.pid, seg.n, this.wm);
+        f = pidFigures(seg.ts, seg.pid, seg.n, this.rows.wm);
         if (seg.hidden === 0) this.segFigures.set(seg, f);
       }
       mergeFigures(out, f, group);
     }
-    mergeFigures(out, pidFigures(this.open.ts, this.open.pid, this.open.n, this.wm), group);
+    mergeFigures(out, pidFigures(this.rows.open.ts, this.rows.open.pid, this.rows.open.n, this.rows.wm), group);
     return out;
   }
 
   /** Rows stored once and evicted since (by retention or capacity). */
   get evicted(): number {
-    return this.evictedRows;
+    return this.rows.evictedRows;
   }
 
   /** Events not stored because they were older than the retention window or the watermark. */
@@ -741,7 +472,7 @@ export class SourceStore {
 
   /** Rows with ts below this (µs) are evicted; -Infinity until anything is. */
   watermark(): number {
-    return this.wm;
+    return this.rows.wm;
   }
 
   /** Fields seen so far (seeded with the sample event's), first-seen type wins. Do not mutate. */
@@ -766,23 +497,21 @@ export class SourceStore {
 
   /** Values of a hot column by dictionary id (id 0 = null). */
   hotDict(key: string): readonly HotValue[] {
-    const i = this.hotIndex.get(key);
-    if (i === undefined) throw new Error(`unknown hot key "${key}" of ${this.def.name}`);
-    return this.hotValues[i]!;
+    return this.hot.dict(key, this.def.name);
   }
 
   stats(): SourceStoreStats {
     return {
       rows: this.rowCount,
-      physicalRows: this.physicalRows(),
-      bytes: this.physicalBytes(),
-      segments: this.segments.length,
-      openRows: this.open.n,
-      evicted: this.evictedRows,
+      physicalRows: this.rows.physicalRows(),
+      bytes: this.rows.physicalBytes(),
+      segments: this.rows.segments.length,
+      openRows: this.rows.open.n,
+      evicted: this.rows.evictedRows,
       dropped: this.droppedRows,
-      watermark: this.wm,
+      watermark: this.rows.wm,
       lastSeq: this.seq,
-      projects: this.projectNames.length - 1,
+      projects: this.projects.names.length - 1,
       schemaFields: this.schemaTree.size,
       schemaBytes: this.schemaTree.approxBytes,
       resident: this.residentBytes(),

@@ -29,5 +29,4 @@ export const ALLOWED_EDGES: Readonly<Record<string, readonly string[]>> = {
  */
 export const PENDING_EDGES: Readonly<Record<string, string>> = {
   'cache->endpoints': 'the result cache calls endpoints/execute.ts; it should use the engine facade (prepare/run) instead',
-  'http->store': 'events-body.ts restores exact epochs with store/exact-epochs.ts; the ingest path should own that',
 };

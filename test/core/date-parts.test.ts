@@ -3,7 +3,8 @@
 
 import { describe, expect, it } from 'vitest';
 import { fixedPartUs, isDatePart, truncWidthUs } from '../../src/core/date-parts.ts';
-import { addInterval, parseTimestamp, truncTimestamp } from '../../src/core/time.ts';
+import { addInterval, truncTimestamp } from '../../src/core/time-arithmetic.ts';
+import { parseTimestamp } from '../../src/core/time.ts';
 
 const us = (s: string): number => parseTimestamp(s)!;
 

@@ -10,7 +10,7 @@ import { createQueryService } from '../../src/endpoints/service.ts';
 import { recoverStore } from '../../src/durable/durability.ts';
 import { decodeRawBatch, encodeRawBatch } from '../../src/durable/batch-record.ts';
 import { nowMicros } from '../../src/core/time.ts';
-import type { OpenSegment } from '../../src/store/segment.ts';
+import type { OpenSegment } from '../../src/store/open-segment.ts';
 
 async function durable(stateDir: string) {
   const store = new Store(defaultStoreConfig({}));
@@ -19,7 +19,7 @@ async function durable(stateDir: string) {
   service.attachWal(recovered.wal, recovered.report);
   const rows = (): string[] => {
     // The open segment is private; read it to compare stored bytes exactly.
-    const open = (store.source('edge.logs.prod') as unknown as { open: OpenSegment }).open;
+    const open = (store.source('edge.logs.prod') as unknown as { rows: { open: OpenSegment } }).rows.open;
     return Array.from({ length: open.n }, (_, r) => open.json(r) + (open.extra(r) ?? ''));
   };
   const stop = async (): Promise<void> => { await recovered.wal.close(); service.close(); };

@@ -4,7 +4,7 @@
 
 import { parseSql } from '../../src/sql/parse.ts';
 import { compileLql } from '../../src/lql/compile.ts';
-import { parseEventsBody } from '../../src/http/events-body.ts';
+import { parseEventsBody } from '../../src/endpoints/events-body.ts';
 import { querySql } from '../../src/endpoints/query-sql.ts';
 import { isRingqlError } from '../../src/core/errors.ts';
 import { Store, defaultStoreConfig } from '../../src/store/store.ts';

@@ -5,7 +5,8 @@
 import type { Expr, FromItem, Ident, OrderItem, Query, Select, SelectItem, SetExpr } from '../../src/sql/ast.ts';
 import type { Value } from '../../src/core/values.ts';
 import { RingqlError } from '../../src/core/errors.ts';
-import { parseTimestamp, formatDatetime, truncTimestamp, addInterval, diffTimestamp } from '../../src/core/time.ts';
+import { parseTimestamp, formatDatetime } from '../../src/core/time.ts';
+import { truncTimestamp, addInterval, diffTimestamp } from '../../src/core/time-arithmetic.ts';
 import { compileRegex } from '../../src/core/regex.ts';
 
 // ─── Internal values ────────────────────────────────────────────────────────────────────────

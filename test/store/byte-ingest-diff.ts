@@ -2,11 +2,11 @@
 // reference path when it declines) and through parseEventsBody + ingest (the reference) on twin stores;
 // the outcomes, stored rows (bytes, ts, project, hot values, shape), schemas and counters must agree.
 
-import { parseEventsBody, isNdjsonType } from '../../src/http/events-body.ts';
+import { parseEventsBody, isNdjsonType } from '../../src/endpoints/events-body.ts';
 import { isRingqlError } from '../../src/core/errors.ts';
 import { Store, defaultStoreConfig } from '../../src/store/store.ts';
 import type { SourceStore } from '../../src/store/source-store.ts';
-import type { OpenSegment } from '../../src/store/segment.ts';
+import type { OpenSegment } from '../../src/store/open-segment.ts';
 
 export interface Twin {
   fast: SourceStore;
@@ -50,7 +50,7 @@ const GENERATED_ID = /^\{"id":"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-
 /** Everything a store holds, comparable with toEqual (generated ids blanked: each path draws its own). */
 export function snapshot(s: SourceStore): unknown {
   // The open segment is private; the harness reads it to compare stored bytes exactly.
-  const open = (s as unknown as { open: OpenSegment }).open;
+  const open = (s as unknown as { rows: { open: OpenSegment } }).rows.open;
   const rows = [];
   for (let r = 0; r < open.n; r++) {
     rows.push({

@@ -2,7 +2,10 @@
 // keys, strings that look like keys), the timestamp range edge, and `__proto__` keys kept as data.
 
 import { describe, expect, it } from 'vitest';
-import { EpochDigits, MAX_TIMESTAMP_US, formatDatetime, formatTimestampPattern, parseTimestamp, timestampJson, truncTimestamp } from '../../src/core/time.ts';
+import { EpochDigits, formatDatetime, parseTimestamp, timestampJson } from '../../src/core/time.ts';
+import { MAX_TIMESTAMP_US } from '../../src/core/time-units.ts';
+import { formatTimestampPattern } from '../../src/core/format-timestamp.ts';
+import { truncTimestamp } from '../../src/core/time-arithmetic.ts';
 import { restoreExactEpochs, scanEpochTokens } from '../../src/store/exact-epochs.ts';
 import { normalizeEvent } from '../../src/store/event.ts';
 import { sourceByNameOrId } from '../../src/store/sources.ts';

@@ -3,7 +3,8 @@
 // on from there exactly as the original does (same ids for new paths and shapes).
 
 import { describe, expect, it } from 'vitest';
-import { SchemaTree, type SchemaNode } from '../../src/store/schema-tree.ts';
+import { SchemaTree } from '../../src/store/schema-tree.ts';
+import type { SchemaNode } from '../../src/store/schema-node.ts';
 
 /** Feeds one event's paths the way the store's serialiser does. */
 function event(t: SchemaTree, top: Record<string, unknown>, meta: Record<string, unknown>): number {
@@ -32,6 +33,14 @@ function grown(): SchemaTree {
 const view = (t: SchemaTree) => ({ fields: t.list(), size: t.size, prunable: t.prunableCount, shapes: t.shapeCount, bytes: t.approxBytes, top: t.topField('level') });
 
 describe('schema image', () => {
+  it('a damaged image without the metadata field is named when ingest asks for it (not handed on as undefined)', () => {
+    const img = grown().toImage();
+    img.fields = img.fields.filter(([, path]) => path[0] !== 'metadata');
+    const b = new SchemaTree(true, 1000);
+    b.loadImage(img);
+    expect(() => b.metadataNode).toThrow(/no metadata field/);
+  });
+
   it('round-trips through JSON into a fresh tree', () => {
     const a = grown();
     const b = new SchemaTree(true, 1000);

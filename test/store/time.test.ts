@@ -3,9 +3,9 @@
 
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import {
-  addInterval, diffTimestamp, formatDatetime, formatTimestamp, formatTimestampPattern, nowMicros, parseTimestamp, truncTimestamp,
-} from '../../src/core/time.ts';
+import { addInterval, diffTimestamp, truncTimestamp } from '../../src/core/time-arithmetic.ts';
+import { formatDatetime, formatTimestamp, nowMicros, parseTimestamp } from '../../src/core/time.ts';
+import { formatTimestampPattern } from '../../src/core/format-timestamp.ts';
 
 const T = (s: string): number => {
   const v = parseTimestamp(s);

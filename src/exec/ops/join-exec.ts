@@ -55,10 +55,11 @@ export class JoinExec implements Operator {
     }
     this.rightRows = rows;
     if (this.type === 'right' || this.type === 'full') this.rightMatched = new Uint8Array(rows.length);
-    if (this.equi) {
+    const equi = this.equi;
+    if (equi) {
       const h = new Map<string, number[]>();
       rows.forEach((r, i) => {
-        const k = this.equi!.right(r);
+        const k = equi.right(r);
         if (k === null) return;
         const key = groupKey(k);
         const list = h.get(key);
@@ -89,8 +90,8 @@ export class JoinExec implements Operator {
         continue;
       }
       const l = this.batch[this.li];
-      if (this.hash && this.list === null) {
-        const k = this.equi!.left(l);
+      if (this.hash && this.equi && this.list === null) {
+        const k = this.equi.left(l);
         this.list = k === null ? [] : this.hash.get(groupKey(k)) ?? [];
       }
       const list = this.list;
@@ -123,10 +124,11 @@ export class JoinExec implements Operator {
       this.ctx.charge(out.length);
       return out;
     }
-    if (!this.tailDone && this.rightMatched) {
+    const matched = this.rightMatched;
+    if (!this.tailDone && matched) {
       this.tailDone = true;
       const tail: unknown[] = [];
-      rights.forEach((r, i) => { if (!this.rightMatched![i]) tail.push([null, r]); });
+      rights.forEach((r, i) => { if (!matched[i]) tail.push([null, r]); });
       if (tail.length) return tail;
     }
     return null;

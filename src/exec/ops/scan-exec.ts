@@ -59,7 +59,7 @@ export class ScanExec implements Operator {
       if (b.n === 0) continue;
       this.ctx.charge(b.n);
       this.ctx.scanned += b.n;
-      if (this.hotKeys.length) this.lastHot = this.hotKeys.map((k) => b.hot.get(k)!);
+      if (this.hotKeys.length) this.lastHot = this.hotKeys.map((k) => hotIdsOf(b, k));
       return b;
     }
   }
@@ -83,7 +83,7 @@ export class ScanExec implements Operator {
       this.ctx.scanned += b.n;
       const rows = new Array<ScanRow>(b.n);
       for (let i = 0; i < b.n; i++) rows[i] = new ScanRow(b.rows[i]!, b.idx[i]!, b.ts[i]!, b.project[i] ?? null);
-      if (this.hotKeys.length) this.lastHot = this.hotKeys.map((k) => b.hot.get(k)!);
+      if (this.hotKeys.length) this.lastHot = this.hotKeys.map((k) => hotIdsOf(b, k));
       return rows;
     }
   }
@@ -95,4 +95,14 @@ export class ScanExec implements Operator {
   raw(scanId: number): ((row: unknown) => ScanRow) | null {
     return scanId === this.plan.scanId ? (r) => r as ScanRow : null;
   }
+}
+
+/**
+ * The batch's dictionary ids of hot column `key` (once per batch). A catalog whose scan leaves out a
+ * key the plan asked for is a bug: named here, not a TypeError some rows later.
+ */
+function hotIdsOf(b: ScanBatch, key: string): Uint32Array {
+  const ids = b.hot.get(key);
+  if (ids === undefined) throw new Error(`internal: the scan batch carries no hot column "${key}"`);
+  return ids;
 }

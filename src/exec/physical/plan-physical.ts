@@ -4,7 +4,7 @@
 // ProjectScanByTimeRange, TopNByTimeFromSortedSegments and LimitHintToScan. Nothing is decided later.
 
 import type { BExpr, Plan, ScanPlan } from '../../plan/bound.ts';
-import { someNode } from '../../plan/expr-util.ts';
+import { someNode } from '../../plan/expr-walk.ts';
 import { engineCounters } from '../../core/engine-counters.ts';
 import { columnUses, type ColumnUses } from '../column-uses.ts';
 import type { PhysicalNode, PhysicalPlan, RuleName } from './physical-plan.ts';

@@ -4,7 +4,8 @@
 
 import type { BExpr, ColInfo, Plan, ScanPlan } from '../../../plan/bound.ts';
 import { aggregateFunction, scalarFunction } from '../../../fn/index.ts';
-import { originOf, someNode } from '../../../plan/expr-util.ts';
+import { someNode } from '../../../plan/expr-walk.ts';
+import { originOf } from '../../../plan/origin-of.ts';
 import type { AggregatePlan, PhysicalNode, PhysicalPlan } from '../physical-plan.ts';
 
 const UNITS = new Set(['MINUTE', 'HOUR', 'DAY']);

@@ -2,7 +2,8 @@
 // last element (e.g. REGEXP_CONTAINS(request.url, @project)) is evaluated once per dictionary value.
 
 import type { BExpr } from '../../../plan/bound.ts';
-import { columnIds, exprKey, mapChildren } from '../../../plan/expr-util.ts';
+import { exprKey } from '../../../plan/expr-key.ts';
+import { columnIds, mapChildren } from '../../../plan/expr-walk.ts';
 import type { HotChainPlan, HotFilterPlan, UnnestPlan } from '../physical-plan.ts';
 
 /** Canonical text of an expression over the chain's last element only, the same in every query. */

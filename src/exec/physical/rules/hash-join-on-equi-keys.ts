@@ -2,7 +2,7 @@
 // ones (either order), probes a hash table on those keys instead of testing every pair.
 
 import type { BExpr, Plan } from '../../../plan/bound.ts';
-import { columnIds } from '../../../plan/expr-util.ts';
+import { columnIds } from '../../../plan/expr-walk.ts';
 
 /** The left and right key expressions, or null when the rule does not apply. */
 export function hashJoinOnEquiKeys(join: Extract<Plan, { k: 'join' }>): { left: BExpr; right: BExpr } | null {

@@ -1,0 +1,22 @@
+// RowData: the parallel row columns (ts, sequence, project, hot ids, shape) and row bytes that open
+// and sealed segments both offer, so sealing, merging and scans read either alike.
+
+import type { RowText } from './types.ts';
+
+/** Parallel row columns, shared by open and sealed segments. */
+export interface RowData extends RowText {
+  readonly ts: ArrayLike<number>;
+  /** Ingest sequence number of row r is seqBase + seq[r]. */
+  readonly seq: ArrayLike<number>;
+  readonly seqBase: number;
+  readonly pid: ArrayLike<number>;
+  /** Dictionary ids per hot key (in SourceStore.hotKeys order). */
+  readonly hot: readonly ArrayLike<number>[];
+  /** Schema shape of each row: which forgettable field paths it uses (SchemaTree.endEvent; 0 = none). */
+  readonly shape: ArrayLike<number>;
+  /** UTF-8 bytes of row r's JSON and of its extra columns (0 when it has none). */
+  jsonBytesOf(r: number): number;
+  extraBytesOf(r: number): number;
+  /** Writes row r's JSON then its extra columns at `at` in `out`; returns the bytes written. */
+  copyRow(r: number, out: Buffer, at: number): number;
+}

@@ -1,0 +1,143 @@
+// Building sealed segments: sealing the open segment, merging two sealed ones (their ts orders merged
+// linearly, blocks referenced rather than recompressed), purging rows below the watermark, dropping projects.
+
+import type { RowData } from './row-data.ts';
+import { OpenSegment } from './open-segment.ts';
+import { Segment, type Run } from './segment.ts';
+import { narrowed, type UintArray } from './narrow.ts';
+import { SlabRowsBuilder, type RowBytesBuilder } from './row-bytes.ts';
+import { BlockRowsBuilder } from './row-blocks.ts';
+import type { BlockCodec } from './block-codec.ts';
+
+/**
+ * Copies rows into a new sealed segment. `order` lists rows in (pid, ts) order; row r < na is a's row
+ * r, otherwise b's row r - na. `byTsOf` returns the ts permutation of the new segment. `codec` null
+ * keeps the rows in one uncompressed slab (v1), else in compressed blocks (v2).
+ */
+function build(a: RowData, b: RowData | null, na: number, order: ArrayLike<number>, n: number, codec: BlockCodec | null, byTsOf: (ts: Float64Array, seq: UintArray) => Uint32Array): Segment | null {
+  if (n === 0) return null;
+  let total = 0, seqLo = Infinity, seqHi = 0;
+  const aRows = a instanceof Segment ? a.rows : null, bRows = b instanceof Segment ? b.rows : null;
+  const blocks = codec === null ? null : new BlockRowsBuilder(n, codec);
+  for (let i = 0; i < n; i++) {
+    const r = order[i]!;
+    const src = r < na ? a : b!, rr = r < na ? r : r - na;
+    if (codec === null) total += src.jsonBytesOf(rr) + src.extraBytesOf(rr);
+    else blocks!.count(r < na ? aRows : bRows, rr, src);
+    const s = src.seqBase + src.seq[rr]!;
+    if (s < seqLo) seqLo = s;
+    if (s > seqHi) seqHi = s;
+  }
+  if (seqHi - seqLo > 0xffffffff) throw new Error('internal: a segment spans more than 2^32 sequence numbers');
+  const rows: RowBytesBuilder = blocks ?? new SlabRowsBuilder(n, total);
+  // Columns scans read per row stay Uint32Array: one array kind keeps those loops monomorphic (mixed
+  // Uint8/16/32 columns made usage.api-counts ~2x slower); only shapes, read at schema prunes, narrow.
+  const ts = new Float64Array(n), seq = new Uint32Array(n), pid = new Uint32Array(n);
+  const hot = a.hot.map(() => new Uint32Array(n));
+  const shape = new Uint32Array(n);
+  const runs = new Map<number, Run>();
+  let run: Run | null = null;
+  for (let i = 0; i < n; i++) {
+    let r = order[i]!;
+    let src = a, srcRows = aRows;
+    if (r >= na) { src = b!; srcRows = bRows; r -= na; }
+    const p = src.pid[r]!;
+    ts[i] = src.ts[r]!;
+    seq[i] = src.seqBase + src.seq[r]! - seqLo;
+    pid[i] = p;
+    rows.add(src, srcRows, r);
+    for (let h = 0; h < hot.length; h++) hot[h]![i] = src.hot[h]![r]!;
+    shape[i] = src.shape[r]!;
+    if (run === null || pid[i - 1] !== p) {
+      if (run !== null) run.end = i;
+      run = { start: i, end: n };
+      runs.set(p, run);
+    }
+  }
+  return new Segment(ts, seq, seqLo, pid, rows.finish(), hot, byTsOf(ts, seq), runs, narrowed(shape));
+}
+
+function sortByTs(ts: Float64Array, seq: UintArray): Uint32Array {
+  const idx = new Uint32Array(ts.length);
+  for (let i = 0; i < idx.length; i++) idx[i] = i;
+  return idx.sort((a, b) => ts[a]! - ts[b]! || seq[a]! - seq[b]!);
+}
+
+/** Seals the open segment's rows with ts >= w into a sorted segment (null when none remain). */
+export function sealOpen(open: OpenSegment, w: number, codec: BlockCodec | null = null): Segment | null {
+  const { ts, pid, seq } = open;
+  const keep: number[] = [];
+  for (let i = 0; i < ts.length; i++) if (ts[i]! >= w) keep.push(i);
+  const order = Uint32Array.from(keep).sort((a, b) => pid[a]! - pid[b]! || ts[a]! - ts[b]! || seq[a]! - seq[b]!);
+  return build(open, null, Infinity, order, order.length, codec, sortByTs);
+}
+
+/** Open rows with ts >= w, as a fresh open segment (the old arrays stay intact for scans in flight). */
+export function purgeOpen(open: OpenSegment, w: number): OpenSegment {
+  const out = new OpenSegment(open.hot.length, open.bytes);
+  const hot: number[] = new Array<number>(open.hot.length);
+  for (let i = 0; i < open.n; i++) {
+    if (open.ts[i]! < w) continue;
+    for (let h = 0; h < hot.length; h++) hot[h] = open.hot[h]![i]!;
+    out.appendFrom(open, i, hot);
+  }
+  return out;
+}
+
+/**
+ * Merges two sealed segments (b may be null: then a is only purged) into one, keeping rows with
+ * ts >= w, in (pid, ts) order; the ts permutation is merged too, so the whole thing is linear.
+ */
+export function mergeSegments(a: Segment, b: Segment | null, w: number, codec: BlockCodec | null = null): Segment | null {
+  const na = a.n, nb = b === null ? 0 : b.n;
+  // Rows [0, na) are a's, [na, na + nb) are b's.
+  const newIndex = new Int32Array(na + nb).fill(-1);
+  const order = new Uint32Array(na + nb);
+  let n = 0, i = 0, j = 0;
+  while (i < na || j < nb) {
+    let takeA: boolean;
+    if (i >= na) takeA = false;
+    else if (j >= nb) takeA = true;
+    else {
+      const pa = a.pid[i]!, pb = b!.pid[j]!;
+      takeA = pa < pb || (pa === pb && a.ts[i]! <= b!.ts[j]!);
+    }
+    const r = takeA ? i++ : na + j++;
+    if ((r < na ? a.ts[r]! : b!.ts[r - na]!) < w) continue;
+    newIndex[r] = n;
+    order[n++] = r;
+  }
+  return build(a, b, na, order, n, codec, () => {
+    const byTs = new Uint32Array(n);
+    let k = 0, x = 0, y = 0;
+    while (x < na || y < nb) {
+      let r: number;
+      if (x >= na) r = na + b!.byTs[y++]!;
+      else if (y >= nb) r = a.byTs[x++]!;
+      else r = a.ts[a.byTs[x]!]! <= b!.ts[b!.byTs[y]!]! ? a.byTs[x++]! : na + b!.byTs[y++]!;
+      const ni = newIndex[r]!;
+      if (ni >= 0) byTs[k++] = ni;
+    }
+    return byTs;
+  });
+}
+
+/** The segment without the rows of projects `pids` (null when none remain); others keep their order. */
+export function withoutProjects(seg: Segment, pids: ReadonlySet<number>, codec: BlockCodec | null = null): Segment | null {
+  const order: number[] = [];
+  for (let i = 0; i < seg.n; i++) if (!pids.has(seg.pid[i]!)) order.push(i);
+  if (order.length === seg.n) return seg;
+  return build(seg, null, Infinity, Uint32Array.from(order), order.length, codec, sortByTs);
+}
+
+/** The open rows not of projects `pids`, as a fresh open segment. */
+export function openWithoutProjects(open: OpenSegment, pids: ReadonlySet<number>): OpenSegment {
+  const out = new OpenSegment(open.hot.length, open.bytes);
+  const hot: number[] = new Array<number>(open.hot.length);
+  for (let i = 0; i < open.n; i++) {
+    if (pids.has(open.pid[i]!)) continue;
+    for (let h = 0; h < hot.length; h++) hot[h] = open.hot[h]![i]!;
+    out.appendFrom(open, i, hot);
+  }
+  return out;
+}

@@ -1,0 +1,269 @@
+// A source's rows: the open segment, sealed segments (compacted LSM-style as a binary counter), the
+// watermark below which rows are evicted, and capacity eviction (oldest segments first, hidden rows purged).
+
+import type { StoreConfig } from './types.ts';
+import { MAX_SLAB_BYTES } from './slab-limit.ts';
+import { OpenSegment } from './open-segment.ts';
+import type { Segment } from './segment.ts';
+import { mergeSegments, openWithoutProjects, purgeOpen, sealOpen, withoutProjects } from './segment-build.ts';
+import { BlockCodec, DICT_MIN_SAMPLE, sampleDictionary } from './block-codec.ts';
+import type { BlockRows } from './row-blocks.ts';
+import { codecKey, type DecodedHead, type ImagePart } from './source-image.ts';
+import { decodeSegment, encodeSegment, segmentHasBlocks } from './segment-image.ts';
+
+/** A compacted segment holds at most this many times segmentRows rows (and 1/16 of the capacity). */
+const MAX_SEGMENT_FACTOR = 64;
+/** ...and at most this many bytes of rows (within the slab limit of segment.ts). */
+const SEGMENT_BYTES = Math.min(MAX_SLAB_BYTES, 64 * 1024 * 1024);
+
+export class SegmentSet {
+  /** Sealed segments in creation order. */
+  segments: Segment[] = [];
+  open: OpenSegment;
+  /** How sealed rows are compressed (null: v1, uncompressed); gains a sampled dictionary once (see seal). */
+  codec: BlockCodec | null = null;
+  codecHasDict = false;
+  /** Rows with ts below this (µs) are evicted; -Infinity until anything is. */
+  wm = -Infinity;
+  /** Rows stored once and evicted since (by retention or capacity). */
+  evictedRows = 0;
+  private readonly maxSegmentRows: number;
+  readonly maxSegmentBytes: number;
+  /** Checkpoint names of sealed segments (segmentParts). */
+  private readonly segKeys = new WeakMap<Segment, string>();
+  private segKeyCount = 0;
+  private readonly segKeyTag = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+
+  constructor(private readonly config: StoreConfig, private readonly hotCount: number) {
+    this.open = new OpenSegment(hotCount);
+    this.maxSegmentRows = Math.max(config.segmentRows, Math.min(config.segmentRows * MAX_SEGMENT_FACTOR, Math.floor(config.maxRows / 16)));
+    // A merge briefly holds both inputs and its output: small slabs keep that transient (and what the
+    // allocator may keep of freed slabs) small, while scans still see few segments.
+    this.maxSegmentBytes = Math.max(1, Math.min(SEGMENT_BYTES, Math.floor(config.maxBytes / 16)));
+  }
+
+  /** Whether `rows` rows of `bytes` bytes fill an open segment (by rows, or by bytes: big events must not grow one slab without bound). */
+  fills(rows: number, bytes: number): boolean {
+    return rows >= this.config.segmentRows || bytes >= this.maxSegmentBytes;
+  }
+
+  seal(): void {
+    const open = this.open;
+    // The next open segment will likely fill like this one did: start it at that size (plus slack).
+    this.open = new OpenSegment(this.hotCount, Math.min(open.bytes * 1.1, this.maxSegmentBytes));
+    this.sampleCodec(open);
+    const seg = sealOpen(open, this.wm, this.codec);
+    if (seg !== null) {
+      this.segments.push(seg);
+      this.compact();
+    }
+  }
+
+  /**
+   * The first seal with enough row bytes gives the source a dictionary sampled from its rows; earlier
+   * blocks keep the plain codec they were made with (each block holds its codec).
+   */
+  private sampleCodec(open: OpenSegment): void {
+    if (this.config.compress === false || this.codecHasDict) return;
+    // Made at the first seal, so a source that never seals holds no zstd contexts.
+    if (open.bytes < DICT_MIN_SAMPLE) { this.codec ??= new BlockCodec(null, this.config.blockBytes); return; }
+    this.codec = new BlockCodec(sampleDictionary(open.n, (i) => open.jsonBytes(i)), this.config.blockBytes);
+    this.codecHasDict = true;
+  }
+
+  /** Merges the two newest segments while the older is no bigger than the newer (a binary counter). */
+  private compact(): void {
+    const segs = this.segments;
+    while (segs.length >= 2) {
+      const a = segs[segs.length - 2]!, b = segs[segs.length - 1]!;
+      if (a.n > b.n) break;
+      if (a.n + b.n > this.maxSegmentRows || a.bytes + b.bytes > this.maxSegmentBytes) break;
+      const m = mergeSegments(a, b, this.wm, this.codec);
+      segs.length -= 2;
+      if (m !== null) segs.push(m);
+    }
+  }
+
+  /** Forgets every row of the projects `pids`; returns how many rows went. */
+  dropProjects(pids: ReadonlySet<number>): number {
+    const before = this.physicalRows();
+    const out: Segment[] = [];
+    for (const seg of this.segments) {
+      const kept = [...pids].some((p) => seg.runs.has(p)) ? withoutProjects(seg, pids, this.codec) : seg;
+      if (kept === null) continue;
+      if (kept !== seg) kept.hidden = kept.countBelow(this.wm);
+      out.push(kept);
+    }
+    this.segments = out;
+    this.open = openWithoutProjects(this.open, pids);
+    this.open.hide(this.wm);
+    return before - this.physicalRows();
+  }
+
+  /** Raises the watermark: rows below it become invisible (counted as evicted); empty segments go. */
+  raiseWatermark(w: number): void {
+    if (!(w > this.wm)) return;
+    this.wm = w;
+    let drop = false;
+    for (const seg of this.segments) {
+      if (seg.minTs >= w) continue;
+      const h = seg.countBelow(w);
+      this.evictedRows += h - seg.hidden;
+      seg.hidden = h;
+      if (h === seg.n) drop = true;
+    }
+    if (drop) this.segments = this.segments.filter((s) => s.hidden < s.n);
+    this.evictedRows += this.open.hide(w);
+  }
+
+  /** Rows physically held (visible or not yet purged). */
+  physicalRows(): number {
+    let n = this.open.n;
+    for (const s of this.segments) n += s.n;
+    return n;
+  }
+
+  physicalBytes(): number {
+    let n = this.open.bytes;
+    for (const s of this.segments) n += s.bytes;
+    return n;
+  }
+
+  private hiddenRows(): number {
+    let n = this.open.hidden;
+    for (const s of this.segments) n += s.hidden;
+    return n;
+  }
+
+  private overCapacity(maxRows: number, maxBytes: number): boolean {
+    return this.physicalRows() > maxRows || this.physicalBytes() > maxBytes;
+  }
+
+  /** Rewrites segments holding hidden rows without them. */
+  private purgeHidden(): void {
+    const out: Segment[] = [];
+    for (const s of this.segments) {
+      if (s.hidden === 0) out.push(s);
+      else {
+        const m = mergeSegments(s, null, this.wm, this.codec);
+        if (m !== null) out.push(m);
+      }
+    }
+    this.segments = out;
+    if (this.open.hidden > 0) this.open = purgeOpen(this.open, this.wm);
+  }
+
+  /**
+   * While physical rows or bytes exceed the capacities: free hidden rows when they are a noticeable
+   * share, else drop the sealed segment with the oldest maxTs and raise the watermark past it (the
+   * last segment is cut inside instead, so a tiny capacity does not empty the source).
+   */
+  enforceCapacity(maxRows = this.config.maxRows, maxBytes = this.config.maxBytes): void {
+    while (this.overCapacity(maxRows, maxBytes)) {
+      const rows = this.physicalRows();
+      const hidden = this.hiddenRows();
+      if (hidden > 0 && hidden * 16 >= rows) { this.purgeHidden(); continue; }
+      if (this.open.n > 0 && (this.segments.length === 0 || this.open.n > maxRows || this.open.bytes > maxBytes)) { this.seal(); continue; }
+      if (this.segments.length === 0) { this.purgeHidden(); if (this.overCapacity(maxRows, maxBytes)) break; continue; }
+      let oldest = 0;
+      for (let i = 1; i < this.segments.length; i++) if (this.segments[i]!.maxTs < this.segments[oldest]!.maxTs) oldest = i;
+      const seg = this.segments[oldest]!;
+      if (this.segments.length > 1) {
+        this.segments.splice(oldest, 1);
+        this.evictedRows += seg.n - seg.hidden;
+        this.raiseWatermark(seg.maxTs + 1);
+      } else {
+        this.cutInside(seg, rows - maxRows, this.physicalBytes() - maxBytes);
+        this.purgeHidden();
+      }
+    }
+  }
+
+  /** Raises the watermark inside seg until at least the given excess of rows and bytes is hidden. */
+  private cutInside(seg: Segment, excessRows: number, excessBytes: number): void {
+    let k = seg.hidden;
+    let rows = seg.hidden, bytes = 0;
+    // A row's share of the resident bytes: its raw size scaled by the segment's compression.
+    const scale = seg.bytes / Math.max(1, seg.rows.rawBytes);
+    const rowSize = (r: number): number => (seg.jsonBytesOf(r) + seg.extraBytesOf(r)) * scale;
+    for (let i = 0; i < seg.hidden; i++) bytes += rowSize(seg.byTs[i]!);
+    while (k < seg.n && (rows < excessRows || bytes < excessBytes)) {
+      rows++;
+      bytes += rowSize(seg.byTs[k++]!);
+    }
+    if (k === seg.hidden) return;
+    this.raiseWatermark(seg.ts[seg.byTs[k - 1]!]! + 1);
+  }
+
+  /** Oldest visible timestamp of the sealed rows (the open segment counts as newest); Infinity when none. */
+  oldestSealedTs(): number {
+    let m = Infinity;
+    for (const s of this.segments) if (s.hidden < s.n) m = Math.min(m, s.ts[s.byTs[s.hidden]!]!);
+    return m === Infinity && this.open.n > this.open.hidden ? Number.MAX_VALUE : m;
+  }
+
+  /** Visible rows (ts >= watermark). */
+  get rowCount(): number {
+    let n = this.open.n - this.open.hidden;
+    for (const s of this.segments) n += s.n - s.hidden;
+    return n;
+  }
+
+  /** Oldest visible timestamp, or null when empty. */
+  get minTs(): number | null {
+    let m = Infinity;
+    for (const s of this.segments) if (s.hidden < s.n) m = Math.min(m, s.ts[s.byTs[s.hidden]!]!);
+    const o = this.open;
+    for (let i = 0; i < o.n; i++) if (o.ts[i]! >= this.wm && o.ts[i]! < m) m = o.ts[i]!;
+    return m === Infinity ? null : m;
+  }
+
+  /** Newest visible timestamp, or null when empty. */
+  get maxTs(): number | null {
+    let m = -Infinity;
+    for (const s of this.segments) if (s.hidden < s.n && s.maxTs > m) m = s.maxTs;
+    const o = this.open;
+    for (let i = 0; i < o.n; i++) if (o.ts[i]! >= this.wm && o.ts[i]! > m) m = o.ts[i]!;
+    return m === -Infinity ? null : m;
+  }
+
+  // ---- checkpoints ---------------------------------------------------------------------------
+
+  /** Every codec the sealed blocks and the next seal use; null when a segment is not compressed blocks (v1). */
+  codecsIfBlocks(): BlockCodec[] | null {
+    if (this.segments.some((seg) => !segmentHasBlocks(seg))) return null;
+    const codecs = new Set<BlockCodec>();
+    if (this.codec) codecs.add(this.codec);
+    for (const seg of this.segments) for (const b of (seg.rows as BlockRows).blocks) codecs.add(b.codec);
+    return [...codecs];
+  }
+
+  /** One immutable checkpoint part per sealed segment, named once per segment and by the hot-id epoch. */
+  segmentParts(hotEpoch: number): ImagePart[] {
+    const parts: ImagePart[] = [];
+    for (const seg of this.segments) {
+      let base = this.segKeys.get(seg);
+      if (base === undefined) this.segKeys.set(seg, (base = `${this.segKeyTag}.${++this.segKeyCount}`));
+      parts.push({ key: `${base}.e${hotEpoch}`, immutable: true, events: seg.n - seg.hidden, chunks: () => encodeSegment(seg, codecKey) });
+    }
+    return parts;
+  }
+
+  /** Takes a checkpoint's codecs, watermark, eviction count, segments and open rows (into an empty set). */
+  restore(head: DecodedHead, segParts: readonly { key: string; chunks: Buffer[] }[]): void {
+    this.codec = head.current;
+    this.codecHasDict = head.codecHasDict;
+    this.wm = head.wm;
+    this.evictedRows = head.evictedRows;
+    for (const p of segParts) {
+      const seg = decodeSegment(p.chunks, head.codecs);
+      seg.hidden = seg.countBelow(this.wm);
+      if (seg.hidden === seg.n) continue;
+      this.segKeys.set(seg, p.key.replace(/\.e\d+$/, ''));
+      this.segments.push(seg);
+    }
+    this.open = new OpenSegment(this.hotCount);
+    head.refill(this.open);
+    this.open.hide(this.wm);
+  }
+}
