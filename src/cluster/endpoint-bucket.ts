@@ -3,6 +3,7 @@
 // names unique across nodes and update-at-revision loses no concurrent change; every node watches the bucket.
 
 import type { NatsConnection } from '@nats-io/transport-node';
+import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
 import { Kvm, type KV, type KvEntry } from '@nats-io/kv';
 import { RingqlError } from '../core/errors.ts';
 import { applyInput, isUuid, type EndpointDef } from '../endpoints/definition.ts';
@@ -52,10 +53,18 @@ export class EndpointBucket {
   /** Revision applied per key (a watch echo of this node's own write is skipped), and the id each key holds. */
   private readonly revs = new Map<string, number>();
   private readonly ids = new Map<string, string>();
+  /**
+   * The bucket's stream sequence this node's view is complete up to (every change at or below it applied).
+   * An update is written only if the stream is still there: JetStream checks that against its proposals,
+   * where nats-server 2.9's per-key check (KV update's revision) let two concurrent updates of one key
+   * both through, losing one.
+   */
+  private appliedSeq = 0;
   private stopped = false;
   private iter: { stop(): void } | null = null;
 
-  private constructor(private readonly kv: KV, private readonly local: EngineService, private readonly log: (line: string) => void) {}
+  private constructor(private readonly kv: KV, private readonly js: JetStreamClient, private readonly local: EngineService,
+    private readonly log: (line: string) => void) {}
 
   /** Opens (or creates) the bucket and serves what it holds: resolves once the entries present now are applied. */
   static async open(nc: NatsConnection, local: EngineService, o: { replicas: number; log: (line: string) => void; initialMs?: number }): Promise<EndpointBucket> {
@@ -66,7 +75,7 @@ export class EndpointBucket {
       o.log(`ringql: cluster: JetStream cannot keep ${o.replicas} copies of the endpoint bucket (${err instanceof Error ? err.message : String(err)}); it gets 1 copy`);
       kv = await new Kvm(nc).create(ENDPOINTS_BUCKET, { history: 1, replicas: 1 });
     }
-    const b = new EndpointBucket(kv, local, o.log);
+    const b = new EndpointBucket(kv, jetstream(nc), local, o.log);
     await b.watch(o.initialMs ?? 10_000);
     return b;
   }
@@ -82,6 +91,7 @@ export class EndpointBucket {
       for await (const e of iter) {
         if (this.stopped) break;
         this.apply(e);
+        if (e.revision > this.appliedSeq) this.appliedSeq = e.revision;
         if (e.revision >= last) loaded();
       }
     })().catch((err: unknown) => this.log(`ringql: cluster: the endpoint bucket watch ended: ${err instanceof Error ? err.message : String(err)}`));
@@ -140,22 +150,38 @@ export class EndpointBucket {
     return this.local.getEndpoint(def.id);
   }
 
-  /** Applies `input` to the newest definition: on a concurrent change it rereads the entry and tries again. */
+  /** Applies `input` to the newest definition: on a concurrent change it waits for the watch to bring it, then tries again. */
   async update(idOrName: string, input: EndpointInput): Promise<EndpointInfo> {
     for (let attempt = 1; ; attempt++) {
       const { def, old } = this.local.draftEndpoint(idOrName, input);
       const oldKey = endpointKey(old!.name), key = endpointKey(def.name);
       const value = encodeDef(def);
       try {
-        const revision = key === oldKey ? await this.kv.update(key, value, this.revs.get(key) ?? 0) : await this.rename(oldKey, key, def.name, value);
+        const revision = key === oldKey ? await this.putIfCurrent(key, value) : await this.rename(oldKey, key, def.name, value);
         this.apply({ key, revision, operation: 'PUT', value: new TextEncoder().encode(value) });
         return this.local.getEndpoint(def.id);
       } catch (err) {
         if (err instanceof RingqlError) throw err;
         if (!isWrongSequence(err) || attempt >= 5) throw unavailable(err);
-        await this.reread(oldKey);
+        await this.catchUp();
       }
     }
+  }
+
+  /** Writes `value` under `key` only if nothing was written to the bucket since this node's view; its revision. */
+  private async putIfCurrent(key: string, value: string): Promise<number> {
+    const expected = this.appliedSeq;
+    const ack = await this.js.publish(`$KV.${ENDPOINTS_BUCKET}.${key}`, value, { expect: { lastSequence: expected } });
+    // Nothing came between: the view stays complete up to this write.
+    if (ack.seq > this.appliedSeq) this.appliedSeq = ack.seq;
+    return ack.seq;
+  }
+
+  /** Waits (up to 2 s) until the watch has applied every change the bucket holds now. */
+  private async catchUp(): Promise<void> {
+    const last = (await this.kv.status()).streamInfo.state.last_seq;
+    const deadline = performance.now() + 2000;
+    while (this.appliedSeq < last && performance.now() < deadline) await new Promise((r) => setTimeout(r, 10));
   }
 
   /** A rename: the new name is created (409 when taken), then the old key deleted at the revision read (else undone). */
@@ -174,11 +200,6 @@ export class EndpointBucket {
     }
     this.ids.delete(oldKey);
     return revision;
-  }
-
-  private async reread(key: string): Promise<void> {
-    const e = await this.kv.get(key);
-    if (e) this.apply(e);
   }
 
   async delete(idOrName: string): Promise<void> {
