@@ -12,7 +12,8 @@ import { foldNode } from './fold.ts';
 import { columnsNamed, type CteScope, type FromScope, type RangeVar } from './scope.ts';
 import { castTargetType, commonType, type SqlType } from '../core/types.ts';
 import { originOf, registerSubqueryPlan } from './expr-util.ts';
-import type { IntervalValue } from '../core/values.ts';
+import type { IntervalValue, Value } from '../core/values.ts';
+import { noteDecision, notePin, traced } from './param-trace.ts';
 
 export interface ExprCtx {
   scope: FromScope;
@@ -28,6 +29,8 @@ export interface ExprCtx {
 export interface ExprBinderHost {
   params: ReadonlyMap<string, string | null>;
   declaredParams: ReadonlySet<string> | null;
+  /** Mark constants bound from parameters (and the decisions taken on them) for prepare-once. */
+  traceParams?: boolean;
   nowUs: number;
   /** Binds a subquery in a child scope of `scope`; sets `correlated` when it reads outer columns. */
   bindSubquery(q: Query, ctx: ExprCtx): Plan;
@@ -60,7 +63,7 @@ export class ExprBinder {
           fail('unknown_name', `Query parameter @${name} is not declared by this endpoint (declared: ${[...declared].map((d) => '@' + d).join(', ') || 'none'})`, e.pos);
         }
         const v = this.host.params.get(name) ?? this.host.params.get(name.toLowerCase()) ?? null;
-        return v === null ? { k: 'const', value: null, type: 'STRING' } : { k: 'const', value: v, type: 'STRING' };
+        return this.host.traceParams ? { k: 'const', value: v, type: 'STRING', param: name } : { k: 'const', value: v, type: 'STRING' };
       }
       case 'ident':
         return this.ident(e, ctx);
@@ -134,6 +137,7 @@ export class ExprBinder {
       }
       case 'interval': {
         const v = this.bind(e.value, ctx);
+        notePin(v);
         const unit = e.unit.toUpperCase();
         if (!isDatePart(unit)) fail('query_error', `Unknown INTERVAL unit ${e.unit}`, e.pos);
         if (v.k !== 'const' || typeof v.value !== 'number') fail('query_error', 'INTERVAL needs a constant integer, e.g. INTERVAL 1 HOUR', e.pos);
@@ -147,6 +151,7 @@ export class ExprBinder {
           if (v && v.kind === 'table') {
             // struct subscript on a row: `dates[0]` is the first column of range variable `dates`
             const idx = this.bind(e.index, ctx);
+            notePin(idx);
             if (idx.k !== 'const' || typeof idx.value !== 'number' || idx.clock) fail('query_error', 'A row subscript needs a constant index', e.pos);
             const i = (idx.value as number) - (mode === 'ordinal' || mode === 'safe_ordinal' ? 1 : 0);
             const col = v.cols[i];
@@ -323,6 +328,7 @@ export class ExprBinder {
       throw err;
     }
     const e: BExpr = { k: 'call', fn, args, type, safe };
+    if (fn.specialize && args.some(traced)) noteSpecialize(fn, args);
     // An invalid constant regex is a query error at plan time, with the position.
     if (fn.specialize && args.slice(1).some((a) => a.k === 'const' && a.value !== null)) {
       try {
@@ -389,6 +395,28 @@ export class ExprBinder {
   }
 }
 
+/**
+ * Records, for a function that checks its constant arguments at plan time (a regex), whether the check
+ * runs and passes: a prepared plan holds only for parameter values where it comes out the same.
+ */
+function noteSpecialize(fn: FnDef, args: BExpr[]): void {
+  const consts = args.filter((a) => a.k === 'const');
+  const classify = (vals: Value[] | null): string => {
+    if (vals === null) return '!';
+    let i = 0;
+    const full = args.map((a) => (a.k === 'const' ? vals[i++] : undefined));
+    if (!args.slice(1).some((a, j) => a.k === 'const' && full[j + 1] !== null)) return 'skip';
+    try {
+      fn.specialize!(full);
+      return 'ok';
+    } catch (err) {
+      if (err instanceof RingqlError) return 'err';
+      throw err;
+    }
+  };
+  noteDecision(consts, classify, consts.map((c) => (c as Extract<BExpr, { k: 'const' }>).value));
+}
+
 const isNum = (t: SqlType): boolean => t === 'INT64' || t === 'FLOAT64';
 
 /**
@@ -417,6 +445,7 @@ function shapeType(f: SchemaField): SqlType | undefined {
 function recordShapeOf(e: BExpr): SqlType | undefined {
   if (e.k === 'subscript') {
     const o = originOf(e.base);
+    notePin(e.index);
     if (!o || e.index.k !== 'const' || typeof e.index.value !== 'number') return undefined;
     const isRecord = o.element ? o.scan.source.schemaField?.(o.path)?.type === 'RECORD' : o.path.length > 1 && o.scan.source.schemaField?.(o.path)?.type === 'RECORD' && o.scan.source.schemaField?.(o.path)?.mode === 'NULLABLE';
     if (!isRecord) return undefined;
@@ -446,6 +475,7 @@ function checkSchemaTypes(op: string, args: [BExpr, Expr][], pos: Pos | undefine
 const arity = (min: number, max: number): string => (min === max ? `${min} argument${min === 1 ? '' : 's'}` : `${min} to ${max} arguments`);
 
 export function colRef(c: ColInfo): BExpr {
+  if (c.constant?.src) return { ...c.constant.src, type: c.type };
   if (c.constant) return c.constant.clock ? { k: 'const', value: c.constant.value, type: c.type, clock: c.constant.clock } : { k: 'const', value: c.constant.value, type: c.type };
   return c.origin ? { k: 'col', id: c.id, name: c.name, type: c.type, origin: c.origin } : { k: 'col', id: c.id, name: c.name, type: c.type };
 }

@@ -13,6 +13,7 @@ import type { Catalog } from './catalog.ts';
 import { CteScope, FromScope, type RangeVar } from './scope.ts';
 import { commonType } from '../core/types.ts';
 import { elementFields } from './unnest-fields.ts';
+import { notePin, noteTruth, traced } from './param-trace.ts';
 
 export interface BindOptions {
   catalog: Catalog;
@@ -22,6 +23,8 @@ export interface BindOptions {
   declaredParams?: ReadonlySet<string> | null;
   /** The query's clock: CURRENT_TIMESTAMP() (µs). */
   nowUs: number;
+  /** Mark constants bound from parameters for prepare-once (plan/param-trace.ts). */
+  traceParams?: boolean;
 }
 
 function fail(code: 'unknown_name' | 'ambiguous_name' | 'query_error' | 'sandbox_violation', msg: string, pos?: Pos, extra: Record<string, unknown> = {}): never {
@@ -35,11 +38,13 @@ export class Binder implements ExprBinderHost {
   readonly params: ReadonlyMap<string, string | null>;
   readonly declaredParams: ReadonlySet<string> | null;
   readonly nowUs: number;
+  readonly traceParams: boolean;
 
   constructor(private readonly opts: BindOptions) {
     this.params = opts.params;
     this.declaredParams = opts.declaredParams ?? null;
     this.nowUs = opts.nowUs;
+    this.traceParams = opts.traceParams ?? false;
     this.exprs = new ExprBinder(this);
   }
 
@@ -104,6 +109,7 @@ export class Binder implements ExprBinderHost {
 
   private constInt(e: Expr, ctes: CteScope, trusted: boolean, what: string): number {
     const b = this.exprs.bind(e, { scope: new FromScope(null), ctes, trusted, aggMode: 'forbid', clause: what });
+    notePin(b);
     // The number leaves the plan as a plain integer, so it must not depend on the clock (nor does BigQuery allow it).
     if (b.k === 'const' && b.clock) fail('query_error', `${what} needs a constant integer, not one computed from CURRENT_TIMESTAMP`, e.pos);
     const v = b.k === 'const' ? (typeof b.value === 'string' && /^\s*\d+\s*$/.test(b.value) ? Number(b.value) : b.value) : undefined;
@@ -409,6 +415,7 @@ export class Binder implements ExprBinderHost {
     if ((type === 'inner' || type === 'left' || type === 'right' || type === 'full') && !on) fail('query_error', `${j.type} JOIN needs an ON or USING clause`, j.pos);
     const join: Plan = { k: 'join', left, right, type, cols: [...left.cols, ...right.cols] };
     // A clock-dependent TRUE stays in the plan, so the bucket cache sees that the answer depends on time.
+    if (on) noteTruth(on);
     if (on && !(on.k === 'const' && on.value === true && !on.clock)) join.on = on;
     if (!using) return join;
     // BigQuery: each USING column appears once, first, before the columns of both sides.
@@ -465,6 +472,7 @@ export class Binder implements ExprBinderHost {
     if (offsetCol) plan.offsetCol = offsetCol;
     if (on) {
       const cond = this.exprs.bind(on, { scope, ctes, trusted, aggMode: 'forbid', clause: 'JOIN ON' });
+      noteTruth(cond);
       if (!(cond.k === 'const' && cond.value === true && !cond.clock)) {
         if (outer) fail('query_error', 'LEFT JOIN UNNEST supports only ON TRUE; filter in WHERE instead', on.pos);
         plan = { k: 'filter', input: plan, pred: cond, cols: plan.cols };
@@ -501,7 +509,9 @@ export function constantColumns(plan: Plan): ColInfo[] | null {
   if (!plan.exprs.every((e) => e.k === 'const')) return null;
   return plan.cols.map((c, i) => {
     const e = plan.exprs[i] as Extract<BExpr, { k: 'const' }>;
-    return { ...c, constant: e.clock ? { value: e.value, clock: e.clock } : { value: e.value } };
+    const constant: NonNullable<ColInfo['constant']> = e.clock ? { value: e.value, clock: e.clock } : { value: e.value };
+    if (traced(e)) constant.src = e;
+    return { ...c, constant };
   });
 }
 

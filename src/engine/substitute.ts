@@ -1,0 +1,64 @@
+// Puts other parameter values into a prepared logical plan: every traced constant (plan/param-trace.ts)
+// recomputed, every scan bound pushed from one set again, and the whole moved in time by Δ when asked.
+// The copy keeps sharing (one scan stays one scan everywhere it is referenced), like retime.ts.
+
+import type { BExpr, Plan, ScanPlan } from '../plan/bound.ts';
+import { traced, type Revaluer } from '../plan/param-trace.ts';
+import { hasTracedPushdown, repushBounds } from '../plan/rules.ts';
+import { SHARED_KEYS, shift, type Obj } from './retime.ts';
+
+const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null;
+
+/** Whether anything in `plan` was computed from a parameter value (else it is the same plan for every value). */
+export function dependsOnParams(plan: Plan): boolean {
+  const seen = new Set<unknown>();
+  const walk = (x: unknown): boolean => {
+    if (!isObj(x) || seen.has(x)) return false;
+    seen.add(x);
+    if (x instanceof Map) return [...x.entries()].some(([k, v]) => walk(k) || walk(v));
+    if (Array.isArray(x)) return x.some(walk);
+    if (x.k === 'const' && traced(x as unknown as BExpr)) return true;
+    if (x.k === 'scan' && hasTracedPushdown(x as unknown as ScanPlan)) return true;
+    for (const [key, v] of Object.entries(x)) if (!SHARED_KEYS.has(key) && key !== 'value' && walk(v)) return true;
+    return false;
+  };
+  return walk(plan);
+}
+
+/** A copy of `plan` with the values `r` gives, moved in time by `deltaUs` (0: not moved). */
+export function substitute(plan: Plan, r: Revaluer, deltaUs: number): Plan {
+  const copies = new Map<unknown, unknown>();
+  const copy = (x: unknown): unknown => {
+    if (!isObj(x)) return x;
+    const done = copies.get(x);
+    if (done !== undefined) return done;
+    if (x instanceof Map) {
+      const m = new Map<unknown, unknown>();
+      copies.set(x, m);
+      for (const [k, v] of x) m.set(copy(k), copy(v));
+      return m;
+    }
+    if (Array.isArray(x)) {
+      const a: unknown[] = [];
+      copies.set(x, a);
+      for (const v of x) a.push(copy(v));
+      return a;
+    }
+    const o: Obj = {};
+    copies.set(x, o);
+    if (x.k === 'const' && traced(x as unknown as BExpr)) {
+      // A plain constant now: the trace is only needed on the prepared plan.
+      o.k = 'const';
+      o.value = r.value(x as unknown as BExpr);
+      o.type = x.type;
+      if (x.clock !== undefined) o.clock = x.clock;
+    } else {
+      for (const [key, v] of Object.entries(x)) o[key] = SHARED_KEYS.has(key) || key === 'value' ? v : copy(v);
+      // Bounds set again from what was pushed are at the new instant already.
+      if (x.k === 'scan' && repushBounds(x as unknown as ScanPlan, o as unknown as ScanPlan, r, deltaUs)) return o;
+    }
+    if (deltaUs !== 0) shift(o, deltaUs);
+    return o;
+  };
+  return copy(plan) as Plan;
+}
