@@ -5,7 +5,6 @@
 import { engineCounters } from '../core/engine-counters.ts';
 import { RingqlError } from '../core/errors.ts';
 import type { Expr, FromItem, OrderItem, Query, Select, SelectItem, SetExpr, Pos } from '../sql/ast.ts';
-import { aggregateFunction } from '../fn/index.ts';
 import type { BExpr, ColInfo, Plan, ScanPlan } from './bound.ts';
 import { ExprBinder, colRef, implicitName, posDetails, type ExprCtx, type ExprBinderHost } from './bind-expr.ts';
 import { columnIds, exprKey, mapChildren, originOf } from './expr-util.ts';
@@ -13,7 +12,9 @@ import type { Catalog } from './catalog.ts';
 import { CteScope, FromScope, type RangeVar } from './scope.ts';
 import { commonType } from '../core/types.ts';
 import { elementFields } from './unnest-fields.ts';
-import { notePin, noteTruth, traced } from './param-trace.ts';
+import { notePin, noteTruth } from './param-trace.ts';
+import { constantColumns } from './constant-columns.ts';
+import { hasAggregate } from './has-aggregate.ts';
 
 export interface BindOptions {
   catalog: Catalog;
@@ -498,44 +499,6 @@ function visibleColumn(vars: RangeVar[], name: string, side: string, pos: Pos | 
   if (hits.length === 0) fail('unknown_name', `Column ${name} in USING clause not found on ${side} side of join`, pos);
   if (hits.length > 1) fail('ambiguous_name', `Column ${name} in USING clause is ambiguous on the ${side} side of join: it is a column of ${hits.map((h) => h.v.display).join(' and ')}`, pos);
   return hits[0]!;
-}
-
-/**
- * When a plan is one row of constants (`WITH dates AS (SELECT <constant> AS start)`), its columns
- * marked with their values, so references fold and time bounds reach the scans; else null.
- */
-export function constantColumns(plan: Plan): ColInfo[] | null {
-  if (plan.k !== 'project' || plan.input.k !== 'values' || plan.input.rows.length !== 1) return null;
-  if (!plan.exprs.every((e) => e.k === 'const')) return null;
-  return plan.cols.map((c, i) => {
-    const e = plan.exprs[i] as Extract<BExpr, { k: 'const' }>;
-    const constant: NonNullable<ColInfo['constant']> = e.clock ? { value: e.value, clock: e.clock } : { value: e.value };
-    if (traced(e)) constant.src = e;
-    return { ...c, constant };
-  });
-}
-
-/** Whether an AST expression contains an aggregate call outside subqueries. */
-export function hasAggregate(e: Expr): boolean {
-  switch (e.kind) {
-    case 'call':
-      return !!aggregateFunction(e.name) || e.args.some(hasAggregate);
-    case 'unary': return hasAggregate(e.operand);
-    case 'binary': return hasAggregate(e.left) || hasAggregate(e.right);
-    case 'is': return hasAggregate(e.operand);
-    case 'in': return hasAggregate(e.operand) || e.list.some(hasAggregate);
-    case 'inSubquery': case 'inUnnest': return hasAggregate(e.operand);
-    case 'between': return hasAggregate(e.operand) || hasAggregate(e.low) || hasAggregate(e.high);
-    case 'like': return hasAggregate(e.operand) || hasAggregate(e.pattern);
-    case 'case': return (e.operand ? hasAggregate(e.operand) : false) || e.whens.some((w) => hasAggregate(w.when) || hasAggregate(w.then)) || (e.else ? hasAggregate(e.else) : false);
-    case 'cast': return hasAggregate(e.expr);
-    case 'subscript': return hasAggregate(e.base) || hasAggregate(e.index);
-    case 'field': return hasAggregate(e.base);
-    case 'array': return e.elements.some(hasAggregate);
-    case 'struct': return e.fields.some((f) => hasAggregate(f.expr));
-    case 'extract': return hasAggregate(e.expr);
-    default: return false;
-  }
 }
 
 function findColName(e: BExpr, id: number): string | undefined {
