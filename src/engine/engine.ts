@@ -16,7 +16,7 @@ import { planPhysical, type PhysicalOptions } from '../exec/physical/plan-physic
 import type { PhysicalPlan } from '../exec/physical/physical-plan.ts';
 import { clockFree, retimable, retime } from './retime.ts';
 import { recordDecisions, Revaluer, type Decision } from '../plan/param-trace.ts';
-import { dependsOnParams, substitute } from './substitute.ts';
+import { dependsOnParams, dirtyNodes, substitute } from './substitute.ts';
 import { cachedAggregate, type BucketShape } from '../exec/physical/rules/bucket-aggregate-from-cache.ts';
 import { dependsOnlyOnScanAndWindowStart } from '../plan/clock.ts';
 
@@ -75,6 +75,8 @@ interface Template {
   traced: boolean;
   /** How it follows the clock: 'retime' moves it by the time since it was bound. */
   clock: 'always' | 'retime';
+  /** What substituting copies (substitute.ts dirtyNodes); the rest of the plan is shared. */
+  dirty: WeakSet<object> | null;
 }
 
 export interface Prepared {
@@ -139,7 +141,7 @@ function fromTemplate(p: Prepared, values: ReadonlyMap<string, string | null>, o
       return moveTo(t.inst, o.nowUs);
     }
     const delta = t.clock === 'retime' ? o.nowUs - t.inst.boundAt : 0;
-    const logical = substituteOrNull(t.inst.logical, r, delta);
+    const logical = substituteOrNull(t.inst.logical, r, delta, (t.dirty ??= dirtyNodes(t.inst.logical, t.clock === 'retime')));
     if (!logical) continue;
     engineCounters.reuses++;
     return { logical, physical: planPhysical(logical, p.opts.physical), boundAt: o.nowUs, reuse: t.inst.reuse, stamps: t.inst.stamps };
@@ -148,9 +150,9 @@ function fromTemplate(p: Prepared, values: ReadonlyMap<string, string | null>, o
 }
 
 /** The plan with the values put in; null when a constant left in it does not fold for them (it would stay a node). */
-function substituteOrNull(logical: Plan, r: Revaluer, delta: number): Plan | null {
+function substituteOrNull(logical: Plan, r: Revaluer, delta: number, dirty: WeakSet<object>): Plan | null {
   try {
-    return substitute(logical, r, delta);
+    return substitute(logical, r, delta, dirty);
   } catch (err) {
     if (err instanceof RingqlError && err.code !== 'query_timeout') return null;
     throw err;
@@ -171,7 +173,7 @@ function build(p: Prepared, values: ReadonlyMap<string, string | null>, o: Insta
   const inst: Instance = { logical, physical, boundAt: o.nowUs, reuse, stamps };
   // A fixed and a moving bound on one side of a scan's time range: moved by setting the bounds again.
   const clock = reuse !== 'never' ? reuse : retimable(graph, true) ? 'retime' : null;
-  if (clock) keepTemplate(p, consumerKey(o.consumer ?? null), { inst, decisions, traced: reuse === 'never' || dependsOnParams(logical), clock });
+  if (clock) keepTemplate(p, consumerKey(o.consumer ?? null), { inst, decisions, traced: reuse === 'never' || dependsOnParams(logical), clock, dirty: null });
   return inst;
 }
 

@@ -4,7 +4,7 @@
 
 import type { BExpr, Plan, ScanPlan } from '../plan/bound.ts';
 import { traced, type Revaluer } from '../plan/param-trace.ts';
-import { hasTracedPushdown, repushBounds } from '../plan/rules.ts';
+import { hasTracedPushdown, needsRepush, repushBounds } from '../plan/rules.ts';
 import { SHARED_KEYS, shift, type Obj } from './retime.ts';
 
 const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null;
@@ -25,11 +25,54 @@ export function dependsOnParams(plan: Plan): boolean {
   return walk(plan);
 }
 
-/** A copy of `plan` with the values `r` gives, moved in time by `deltaUs` (0: not moved). */
-export function substitute(plan: Plan, r: Revaluer, deltaUs: number): Plan {
+/**
+ * The objects of `plan` a substitution must copy: traced constants, scans whose bounds are set again or
+ * (when it `moves` in time) shifted, clock constants (when it moves), and every object that reaches one.
+ * The rest is shared with the prepared plan. Cycles run only through scans (their columns' origins), whose
+ * own need is decided before their children are visited.
+ */
+export function dirtyNodes(plan: Plan, moves: boolean): WeakSet<object> {
+  const memo = new Map<object, boolean>();
+  const visit = (x: unknown): boolean => {
+    if (!isObj(x)) return false;
+    const known = memo.get(x);
+    if (known !== undefined) return known;
+    if (x.k === 'const') {
+      const d = traced(x as unknown as BExpr) || (moves && x.clock === 'affine');
+      memo.set(x, d);
+      return d;
+    }
+    if (x.k === 'scan') {
+      const s = x as unknown as ScanPlan;
+      const own = needsRepush(s) || (moves && (s.minTsClock === 'affine' || s.maxTsClock === 'affine'));
+      memo.set(x, own);
+      let kid = false;
+      for (const [key, v] of Object.entries(x)) if (!SHARED_KEYS.has(key) && key !== 'value' && visit(v)) kid = true;
+      if (kid && !own) memo.set(x, true);
+      return own || kid;
+    }
+    memo.set(x, false);
+    let d = false;
+    if (x instanceof Map) { for (const [k, v] of x) if (visit(k) || visit(v)) d = true; }
+    else if (Array.isArray(x)) { for (const v of x) if (visit(v)) d = true; }
+    else for (const [key, v] of Object.entries(x)) if (!SHARED_KEYS.has(key) && key !== 'value' && visit(v)) d = true;
+    memo.set(x, d);
+    return d;
+  };
+  visit(plan);
+  const out = new WeakSet<object>();
+  for (const [k, d] of memo) if (d) out.add(k);
+  return out;
+}
+
+/**
+ * A copy of `plan` with the values `r` gives, moved in time by `deltaUs` (0: not moved); only the
+ * objects in `dirty` (dirtyNodes) are copied, the rest shared.
+ */
+export function substitute(plan: Plan, r: Revaluer, deltaUs: number, dirty: WeakSet<object>): Plan {
   const copies = new Map<unknown, unknown>();
   const copy = (x: unknown): unknown => {
-    if (!isObj(x)) return x;
+    if (!isObj(x) || !dirty.has(x)) return x;
     const done = copies.get(x);
     if (done !== undefined) return done;
     if (x instanceof Map) {

@@ -5,7 +5,7 @@
 import { RingqlError } from '../core/errors.ts';
 import type { Value } from '../core/values.ts';
 import type { BExpr } from './bound.ts';
-import { compileExpr } from './compile-expr.ts';
+import { compileExpr, type Accessor } from './compile-expr.ts';
 import { mapChildren } from './expr-util.ts';
 
 export type Const = Extract<BExpr, { k: 'const' }>;
@@ -70,10 +70,35 @@ export function traceOf(node: BExpr, kids: readonly BExpr[]): { src: BExpr } | n
   return kids.some(traced) ? { src: node } : null;
 }
 
-const noColumns = {
-  col(): never { throw new Error('a traced constant reached a column'); },
+/**
+ * A traced node compiled once: its traced children read from a row of their values (the others stay
+ * constants, so functions still specialise on them), evaluated again for each request's values.
+ */
+interface Compiled {
+  fn: Accessor;
+  kids: BExpr[];
+}
+
+const compiledNodes = new WeakMap<BExpr, Compiled>();
+
+const slotsEnv = {
+  col: (id: number): Accessor => (row) => (row as Value[])[id] ?? null,
   subquery(): never { throw new Error('a traced constant reached a subquery'); },
 };
+
+function compiled(n: BExpr): Compiled {
+  let c = compiledNodes.get(n);
+  if (c) return c;
+  const kids: BExpr[] = [];
+  const shaped = mapChildren(n, (k): BExpr => {
+    if (!traced(k)) return k;
+    kids.push(k);
+    return { k: 'col', id: kids.length - 1, name: `$param${kids.length}`, type: k.type };
+  });
+  c = { fn: compileExpr(shaped, slotsEnv), kids };
+  compiledNodes.set(n, c);
+  return c;
+}
 
 /** Re-evaluates traced expressions under other parameter values (memoised per node). */
 export class Revaluer {
@@ -93,8 +118,8 @@ export class Revaluer {
   }
 
   private evalNode(n: BExpr): Value {
-    const plain = mapChildren(n, (c): BExpr => (c.k === 'const' ? { k: 'const', value: this.value(c), type: c.type } : c));
-    return compileExpr(plain, noColumns)(null);
+    const c = compiled(n);
+    return c.fn(c.kids.map((k) => this.value(k)));
   }
 
   /** Whether a recorded decision comes out the same under these values. */

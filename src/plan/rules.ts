@@ -132,7 +132,13 @@ export function repushBounds(orig: ScanPlan, copy: ScanPlan, r: Revaluer, deltaU
   return true;
 }
 
-/** Whether some scan under `p` had a traced constant pushed into it. */
+/** Whether repushBounds sets the scan's bounds again (a traced or clock-dependent constant was pushed into it). */
+export function needsRepush(s: ScanPlan): boolean {
+  const p = pushedConsts.get(s);
+  return !!p && (p.time.some((t) => traced(t.c) || t.c.clock !== undefined) || p.project.some(traced));
+}
+
+/** Whether a traced constant was pushed into the scan. */
 export function hasTracedPushdown(s: ScanPlan): boolean {
   const p = pushedConsts.get(s);
   return !!p && (p.time.some((t) => traced(t.c)) || p.project.some(traced));
