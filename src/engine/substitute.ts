@@ -6,6 +6,7 @@ import type { BExpr, Plan, ScanPlan } from '../plan/bound.ts';
 import { traced, type Revaluer } from '../plan/param-trace.ts';
 import { hasTracedPushdown, needsRepush, repushBounds } from '../plan/rules.ts';
 import { SHARED_KEYS, shift, type Obj } from './retime.ts';
+import { registerSubqueryPlan } from '../plan/expr-util.ts';
 
 const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null;
 
@@ -97,6 +98,8 @@ export function substitute(plan: Plan, r: Revaluer, deltaUs: number, dirty: Weak
       if (x.clock !== undefined) o.clock = x.clock;
     } else {
       for (const [key, v] of Object.entries(x)) o[key] = SHARED_KEYS.has(key) || key === 'value' ? v : copy(v);
+      // A copied subquery is another subquery: it gets its own id, as a fresh bind's would (expression keys).
+      if (x.k === 'subquery' && o.plan !== x.plan && isObj(o.plan)) registerSubqueryPlan(o.plan);
       // Bounds set again from what was pushed are at the new instant already.
       if (x.k === 'scan' && repushBounds(x as unknown as ScanPlan, o as unknown as ScanPlan, r, deltaUs)) return o;
     }

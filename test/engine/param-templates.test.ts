@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { createQueryService } from '../../src/endpoints/service.ts';
 import { prepareEndpoint } from '../../src/endpoints/prepare.ts';
-import { planRequest, resolveRequest } from '../../src/endpoints/execute.ts';
+import { executePlan, planRequest, resolveRequest } from '../../src/endpoints/execute.ts';
 import { loadBuiltins } from '../../src/endpoints/endpoint-files.ts';
 import { applyInput } from '../../src/endpoints/definition.ts';
 import { catalogFromStore } from '../../src/endpoints/store-catalog.ts';
@@ -13,6 +13,7 @@ import { planOnce } from '../../src/engine/engine.ts';
 import { canonicalPlanKey } from '../../src/plan/canonical.ts';
 import { snapshotCounters, type EngineCounters } from '../../src/core/engine-counters.ts';
 import { explainBoth } from '../../src/exec/physical/explain-physical.ts';
+import { DEFAULT_BUDGET } from '../../src/exec/context.ts';
 import { fixtureStore, FIXTURE_NOW } from '../helpers/fixture-store.ts';
 
 const MIN = 60_000_000;
@@ -113,6 +114,21 @@ describe('a prepared plan with new values put in equals a fresh bind with those 
         }
       }
     }
+    // A parameter inside a subquery: same plan and same rows as a fresh bind.
+    const sub = prepareEndpoint(applyInput(null, {
+      name: 'sub', query: 'select t.id from `edge.logs.prod` t where t.id in (select s.id from `edge.logs.prod` s where s.project = @project) order by t.timestamp desc limit 4',
+    }, () => 'id-sub'), catalog, FIXTURE_NOW);
+    const answers = new Set<string>();
+    for (const project of ['alpha', 'beta', 'nobody', 'alpha']) {
+      const req = resolveRequest(sub, new Map([['project', project]]));
+      const inst = planRequest(sub, req, catalog, FIXTURE_NOW);
+      const fresh = planOnce(sub.query, catalog, req.values, FIXTURE_NOW, sub.engine.opts.physical);
+      expect(explainBoth(inst.physical)).toBe(explainBoth(fresh.physical));
+      const body = executePlan(inst.physical, sub, false, DEFAULT_BUDGET, 0).body.toString();
+      expect(body).toBe(executePlan(fresh.physical, sub, false, DEFAULT_BUDGET, 0).body.toString());
+      answers.add(body);
+    }
+    expect(answers.size).toBe(3);
     // Seen shapes are kept: these values again bind nothing.
     const b = snapshotCounters();
     const req = resolveRequest(prep, new Map([['mode', 'text'], ['after', '2025-01-15T09:00:00Z'], ['project', 'beta']]));
