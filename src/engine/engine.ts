@@ -16,7 +16,7 @@ import { planPhysical, type PhysicalOptions } from '../exec/physical/plan-physic
 import type { PhysicalPlan } from '../exec/physical/physical-plan.ts';
 import { clockFree, retimable, retime } from './retime.ts';
 import { recordDecisions, Revaluer, type Decision } from '../plan/param-trace.ts';
-import { dependsOnParams, dirtyNodes, substitute } from './substitute.ts';
+import { dependsOnParams, dirtyNodes, substitute, type DirtyNodes } from './substitute.ts';
 import { cachedAggregate, type BucketShape } from '../exec/physical/rules/bucket-aggregate-from-cache.ts';
 import { dependsOnlyOnScanAndWindowStart } from '../plan/clock.ts';
 
@@ -76,7 +76,7 @@ interface Template {
   /** How it follows the clock: 'retime' moves it by the time since it was bound. */
   clock: 'always' | 'retime';
   /** What substituting copies (substitute.ts dirtyNodes); the rest of the plan is shared. */
-  dirty: WeakSet<object> | null;
+  dirty: DirtyNodes | null;
 }
 
 export interface Prepared {
@@ -136,6 +136,8 @@ function fromTemplate(p: Prepared, values: ReadonlyMap<string, string | null>, o
     const t = list[i]!;
     if (!sameSchemas(p.opts.catalog, t.inst.stamps)) { list.splice(i--, 1); continue; }
     if (!t.decisions.every((d) => r.holds(d))) continue;
+    // The shape asked for last is tried first next time (most requests repeat a shape).
+    if (i > 0) { list.splice(i, 1); list.unshift(t); }
     if (!t.traced) {
       engineCounters.reuses++;
       return moveTo(t.inst, o.nowUs);
@@ -150,7 +152,7 @@ function fromTemplate(p: Prepared, values: ReadonlyMap<string, string | null>, o
 }
 
 /** The plan with the values put in; null when a constant left in it does not fold for them (it would stay a node). */
-function substituteOrNull(logical: Plan, r: Revaluer, delta: number, dirty: WeakSet<object>): Plan | null {
+function substituteOrNull(logical: Plan, r: Revaluer, delta: number, dirty: DirtyNodes): Plan | null {
   try {
     return substitute(logical, r, delta, dirty);
   } catch (err) {

@@ -26,14 +26,19 @@ export function dependsOnParams(plan: Plan): boolean {
   return walk(plan);
 }
 
+/** Per object a substitution copies: the keys (or array indexes) of its children it copies too. */
+export type DirtyNodes = WeakMap<object, (string | number)[]>;
+
 /**
  * The objects of `plan` a substitution must copy: traced constants, scans whose bounds are set again or
  * (when it `moves` in time) shifted, clock constants (when it moves), and every object that reaches one.
  * The rest is shared with the prepared plan. Cycles run only through scans (their columns' origins), whose
  * own need is decided before their children are visited.
  */
-export function dirtyNodes(plan: Plan, moves: boolean): WeakSet<object> {
+export function dirtyNodes(plan: Plan, moves: boolean): DirtyNodes {
   const memo = new Map<object, boolean>();
+  const kids = (x: Obj): [string | number, unknown][] =>
+    Array.isArray(x) ? x.map((v, i): [number, unknown] => [i, v]) : Object.entries(x).filter(([key]) => !SHARED_KEYS.has(key) && key !== 'value');
   const visit = (x: unknown): boolean => {
     if (!isObj(x)) return false;
     const known = memo.get(x);
@@ -43,26 +48,28 @@ export function dirtyNodes(plan: Plan, moves: boolean): WeakSet<object> {
       memo.set(x, d);
       return d;
     }
-    if (x.k === 'scan') {
-      const s = x as unknown as ScanPlan;
-      const own = needsRepush(s) || (moves && (s.minTsClock === 'affine' || s.maxTsClock === 'affine'));
-      memo.set(x, own);
-      let kid = false;
-      for (const [key, v] of Object.entries(x)) if (!SHARED_KEYS.has(key) && key !== 'value' && visit(v)) kid = true;
-      if (kid && !own) memo.set(x, true);
-      return own || kid;
+    if (x instanceof Map) {
+      memo.set(x, false);
+      let d = false;
+      for (const [k, v] of x) if (visit(k) || visit(v)) d = true;
+      memo.set(x, d);
+      return d;
     }
-    memo.set(x, false);
-    let d = false;
-    if (x instanceof Map) { for (const [k, v] of x) if (visit(k) || visit(v)) d = true; }
-    else if (Array.isArray(x)) { for (const v of x) if (visit(v)) d = true; }
-    else for (const [key, v] of Object.entries(x)) if (!SHARED_KEYS.has(key) && key !== 'value' && visit(v)) d = true;
+    const s = x as unknown as ScanPlan;
+    const own = x.k === 'scan' && (needsRepush(s) || (moves && (s.minTsClock === 'affine' || s.maxTsClock === 'affine')));
+    memo.set(x, own);
+    let d = own;
+    for (const [, v] of kids(x)) if (visit(v)) d = true;
     memo.set(x, d);
     return d;
   };
   visit(plan);
-  const out = new WeakSet<object>();
-  for (const [k, d] of memo) if (d) out.add(k);
+  const out: DirtyNodes = new WeakMap();
+  for (const [x, d] of memo) {
+    if (!d) continue;
+    const o = x as Obj;
+    out.set(x, x instanceof Map || o.k === 'const' ? [] : kids(o).filter(([, v]) => isObj(v) && memo.get(v) === true).map(([k]) => k));
+  }
   return out;
 }
 
@@ -70,10 +77,12 @@ export function dirtyNodes(plan: Plan, moves: boolean): WeakSet<object> {
  * A copy of `plan` with the values `r` gives, moved in time by `deltaUs` (0: not moved); only the
  * objects in `dirty` (dirtyNodes) are copied, the rest shared.
  */
-export function substitute(plan: Plan, r: Revaluer, deltaUs: number, dirty: WeakSet<object>): Plan {
+export function substitute(plan: Plan, r: Revaluer, deltaUs: number, dirty: DirtyNodes): Plan {
   const copies = new Map<unknown, unknown>();
   const copy = (x: unknown): unknown => {
-    if (!isObj(x) || !dirty.has(x)) return x;
+    if (!isObj(x)) return x;
+    const keys = dirty.get(x);
+    if (keys === undefined) return x;
     const done = copies.get(x);
     if (done !== undefined) return done;
     if (x instanceof Map) {
@@ -83,21 +92,20 @@ export function substitute(plan: Plan, r: Revaluer, deltaUs: number, dirty: Weak
       return m;
     }
     if (Array.isArray(x)) {
-      const a: unknown[] = [];
+      const a: unknown[] = x.slice();
       copies.set(x, a);
-      for (const v of x) a.push(copy(v));
+      for (const i of keys) a[i as number] = copy(x[i as number]);
       return a;
     }
-    const o: Obj = {};
-    copies.set(x, o);
+    let o: Obj;
     if (x.k === 'const' && traced(x as unknown as BExpr)) {
       // A plain constant now: the trace is only needed on the prepared plan.
-      o.k = 'const';
-      o.value = r.value(x as unknown as BExpr);
-      o.type = x.type;
-      if (x.clock !== undefined) o.clock = x.clock;
+      o = x.clock !== undefined ? { k: 'const', value: r.value(x as unknown as BExpr), type: x.type, clock: x.clock } : { k: 'const', value: r.value(x as unknown as BExpr), type: x.type };
+      copies.set(x, o);
     } else {
-      for (const [key, v] of Object.entries(x)) o[key] = SHARED_KEYS.has(key) || key === 'value' ? v : copy(v);
+      o = { ...x };
+      copies.set(x, o);
+      for (const key of keys) o[key] = copy(x[key]);
       // A copied subquery is another subquery: it gets its own id, as a fresh bind's would (expression keys).
       if (x.k === 'subquery' && o.plan !== x.plan && isObj(o.plan)) registerSubqueryPlan(o.plan);
       // Bounds set again from what was pushed are at the new instant already.
