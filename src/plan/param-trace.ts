@@ -53,7 +53,14 @@ export const truthClass = (vals: Value[] | null): string => (vals === null ? '!'
 /** A constant's kind of value (which pushdowns accept it). */
 export const kindClass = (vals: Value[] | null): string => (vals === null ? '!' : vals[0] === null ? 'null' : typeof vals[0]);
 /** The exact value: the plan holds only for this value. */
-export const pinClass = (vals: Value[] | null): string => (vals === null ? '!' : JSON.stringify(vals, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v)));
+export const pinClass = (vals: Value[] | null): string => (vals === null ? '!' : JSON.stringify(vals, pinReplacer));
+
+/** Scalars tagged with their kind, numbers spelled out (NaN, ±Infinity and -0 are not JSON). */
+function pinReplacer(_k: string, v: unknown): unknown {
+  if (typeof v === 'number') return `n:${Object.is(v, -0) ? '-0' : String(v)}`;
+  if (typeof v === 'string') return `s:${v}`;
+  return typeof v === 'bigint' ? `b:${v}` : v;
+}
 
 /** Notes a truth decision on a constant (when traced). */
 export function noteTruth(c: BExpr): void {
