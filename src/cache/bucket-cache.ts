@@ -4,7 +4,7 @@
 // ones included), follow evictions, and answer from the partials: the cost of a warm answer is
 // the new events plus the buckets, and the answer equals the query's at that instant.
 
-import { truncTimestamp } from '../core/time.ts';
+import { truncTimestamp } from '../core/time-arithmetic.ts';
 import type { Plan, ScanPlan } from '../plan/bound.ts';
 import { canonicalPlanKey } from '../plan/canonical.ts';
 import { buildOperator } from '../exec/build.ts';

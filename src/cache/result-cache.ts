@@ -5,11 +5,11 @@
 
 import { LRUMapWithDelete } from '../core/lru.ts';
 import { cacheSettings } from '../core/config.ts';
-import type { PreparedEndpoint } from '../endpoints/prepare.ts';
-import { executePlan, executeRequestSliced, planRequest, type ExecuteResult, type ResolvedRequest } from '../endpoints/execute.ts';
+import { planRequest, type EndpointPlan, type ResolvedRequest } from '../engine/request.ts';
+import { executePlan, executeRequestSliced, type ExecuteResult } from '../engine/run-request.ts';
 import type { QueryGate } from './query-gate.ts';
 import type { BodyStream } from '../exec/body-stream.ts';
-import type { RunResponse } from '../endpoints/service-types.ts';
+import type { RunResponse } from './run-response.ts';
 import type { Catalog } from '../plan/catalog.ts';
 import { ExecContext, meterLimits, type Budget } from '../exec/context.ts';
 import { WorkMeter } from '../core/work-meter.ts';
@@ -132,7 +132,7 @@ export class ResultCache {
    * Answers one request. Time-bucket aggregations come from the bucket cache (always current);
    * other answers from the result cache when fresh, else computed once per key however many wait.
    */
-  async run(prep: PreparedEndpoint, req: ResolvedRequest, redact: boolean, ctx: RunContext, stream?: BodyStream): Promise<RunResponse> {
+  async run(prep: EndpointPlan, req: ResolvedRequest, redact: boolean, ctx: RunContext, stream?: BodyStream): Promise<RunResponse> {
     const nowUs = this.now();
     const ttlUs = prep.def.cache_duration_seconds * 1_000_000;
     if (ttlUs <= 0) {
@@ -218,7 +218,7 @@ export class ResultCache {
    * The answer when a cache holds it right now (a fresh result entry, or a bucket answer whose inputs
    * have not changed), else null: synchronous, for the HTTP hit path; misses go through run().
    */
-  lookup(prep: PreparedEndpoint, req: ResolvedRequest, redact: boolean): RunResponse | null {
+  lookup(prep: EndpointPlan, req: ResolvedRequest, redact: boolean): RunResponse | null {
     if (prep.def.cache_duration_seconds <= 0) return null;
     const key = cacheKey(prep.def.id, req, redact);
     if (this.kinds.get(key) !== 'result') {

@@ -117,5 +117,3 @@ export function nowMicros(): number {
   return Math.floor((performance.timeOrigin + performance.now()) * 1000);
 }
 
-// Kept for cache/bucket-cache.ts, which another change is rewriting: it should import time-arithmetic.ts.
-export { truncTimestamp } from './time-arithmetic.ts';

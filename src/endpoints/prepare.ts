@@ -1,7 +1,7 @@
 // Prepares a saved query once, when it is created or loaded: parse, derive its parameter list and
 // CTEs (names and columns, for LQL and error messages), and bind, plan and physically plan it (the
-// engine keeps that instance for requests without parameter values) — strictly on create/update; a
-// stored one that does not bind yet is kept and binds on its first request.
+// engine keeps plan templates for the shapes sample values take, so requests only put their values
+// in) — strictly on create/update; a stored one that does not bind yet is kept and binds on its first request.
 
 import { RingqlError } from '../core/errors.ts';
 import { parseSql } from '../sql/parse.ts';
@@ -13,6 +13,7 @@ import type { Catalog } from '../plan/catalog.ts';
 import type { EndpointDef } from './definition.ts';
 import { RESERVED_PARAMS } from './definition.ts';
 import type { ParamRule } from './service-types.ts';
+import { sampleValueSets } from './param-samples.ts';
 
 export interface PreparedEndpoint {
   def: EndpointDef;
@@ -49,7 +50,23 @@ export function prepareEndpoint(def: EndpointDef, catalog: Catalog, nowUs: numbe
 
 function bindParsed(parsed: Omit<PreparedEndpoint, 'ctes'>, catalog: Catalog, nowUs: number): PreparedEndpoint {
   instantiate(parsed.engine, absentParams(parsed.params), { nowUs });
+  prepareShapes(parsed, nowUs);
   return { ...parsed, ctes: cteColumns(parsed.query, catalog, nowUs) };
+}
+
+/**
+ * Binds and plans the plan shapes of sample values (every allowed value; absent and present for the
+ * others), so requests with new values only put them in. A sample that does not bind (a value the
+ * query cannot use) is skipped: such values bind on their request, as they would have.
+ */
+function prepareShapes(parsed: Omit<PreparedEndpoint, 'ctes'>, nowUs: number): void {
+  for (const values of sampleValueSets(parsed.params)) {
+    try {
+      instantiate(parsed.engine, values, { nowUs });
+    } catch (err) {
+      if (!(err instanceof RingqlError)) throw err;
+    }
+  }
 }
 
 /** Every parameter NULL, as a request that gives none resolves them (declaration order). */

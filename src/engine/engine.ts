@@ -1,9 +1,11 @@
 // The engine facade endpoints/ and cache/ use instead of planner internals: prepare(sql) parses once;
 // instantiate() gives the bound, planned and physically planned query for one request's parameter
-// values (reusing a prepared instance, moved to the request's clock, whenever it can); run() executes.
+// values: a kept instance for values seen before, else a prepared template (bound and planned with its
+// parameters traced) with the values put in, physically planned again; binds only for a new plan shape.
 
 import { LRUMapWithDelete } from 'mnemonist';
 import { engineCounters } from '../core/engine-counters.ts';
+import { RingqlError } from '../core/errors.ts';
 import { withMeter, type WorkMeter } from '../core/work-meter.ts';
 import type { Query } from '../sql/ast.ts';
 import { Binder } from '../plan/binder.ts';
@@ -13,6 +15,8 @@ import type { Catalog } from '../plan/catalog.ts';
 import { planPhysical, type PhysicalOptions } from '../exec/physical/plan-physical.ts';
 import type { PhysicalPlan } from '../exec/physical/physical-plan.ts';
 import { clockFree, retimable, retime } from './retime.ts';
+import { recordDecisions, Revaluer, type Decision } from '../plan/param-trace.ts';
+import { dependsOnParams, dirtyNodes, substitute, type DirtyNodes } from './substitute.ts';
 import { cachedAggregate, type BucketShape } from '../exec/physical/rules/bucket-aggregate-from-cache.ts';
 import { dependsOnlyOnScanAndWindowStart } from '../plan/clock.ts';
 
@@ -20,6 +24,9 @@ import { dependsOnlyOnScanAndWindowStart } from '../plan/clock.ts';
 export const MAX_INSTANCES = 128;
 /** Sandbox `sql`/`lql` texts kept parsed per saved query. */
 export const MAX_CONSUMER_TEXTS = 256;
+/** Plan shapes (templates) kept for a saved query itself, and per sandbox text; the oldest dropped. */
+export const MAX_TEMPLATES = 32;
+export const MAX_SANDBOX_TEMPLATES = 4;
 
 export interface PrepareOptions {
   catalog: Catalog;
@@ -57,16 +64,33 @@ function sameSchemas(catalog: Catalog, stamps: SchemaStamp[]): boolean {
   return now.length === stamps.length && now.every((s, i) => s === stamps[i]);
 }
 
+/**
+ * A bound and planned query whose constants remember the parameters they came from: it serves every
+ * request whose values take the same planning decisions, those constants recomputed.
+ */
+interface Template {
+  inst: Instance;
+  decisions: Decision[];
+  /** Whether values must be put in (a constant or scan bound came from a parameter, or mixed bounds are set again). */
+  traced: boolean;
+  /** How it follows the clock: 'retime' moves it by the time since it was bound. */
+  clock: 'always' | 'retime';
+  /** What substituting copies (substitute.ts dirtyNodes); the rest of the plan is shared. */
+  dirty: DirtyNodes | null;
+}
+
 export interface Prepared {
   query: Query;
   opts: PrepareOptions;
   instances: LRUMapWithDelete<string, Instance>;
   consumers: LRUMapWithDelete<string, Query>;
+  /** Per sandbox text ('' for none): the templates, newest first. */
+  templates: LRUMapWithDelete<string, Template[]>;
 }
 
 /** Prepares a parsed saved query (parse it with parseSavedQuery; the parse is counted there). */
 export function prepare(query: Query, opts: PrepareOptions): Prepared {
-  return { query, opts, instances: new LRUMapWithDelete(MAX_INSTANCES), consumers: new LRUMapWithDelete(MAX_CONSUMER_TEXTS) };
+  return { query, opts, instances: new LRUMapWithDelete(MAX_INSTANCES), consumers: new LRUMapWithDelete(MAX_CONSUMER_TEXTS), templates: new LRUMapWithDelete(MAX_INSTANCES) };
 }
 
 export interface InstantiateOptions {
@@ -80,22 +104,89 @@ export interface InstantiateOptions {
 
 /**
  * The query for one request: a kept instance when its parameter values (and consumer text) were seen,
- * moved to the request's clock if it depends on it; else bound, planned and physically planned now.
+ * moved to the request's clock if it depends on it; else a template's plan with these values put in
+ * (physically planned anew: no parse, bind or logical planning); else bound and planned now.
  */
 export function instantiate(p: Prepared, values: ReadonlyMap<string, string | null>, o: InstantiateOptions): Instance {
   const key = instanceKey(values, o.consumer ?? null);
   const kept = p.instances.get(key);
   if (kept && sameSchemas(p.opts.catalog, kept.stamps)) {
     engineCounters.reuses++;
-    if (kept.reuse === 'always' || kept.boundAt === o.nowUs) return kept;
-    const moved = retime({ logical: kept.logical, physical: kept.physical }, o.nowUs - kept.boundAt);
-    return { ...moved, boundAt: o.nowUs, reuse: 'retime', stamps: kept.stamps };
+    return moveTo(kept, o.nowUs);
   }
-  const inst = o.meter ? withMeter(o.meter, () => plan(p, values, o)) : plan(p, values, o);
+  const run = (): Instance => fromTemplate(p, values, o) ?? build(p, values, o);
+  const inst = o.meter ? withMeter(o.meter, run) : run();
   if (inst.reuse !== 'never') p.instances.set(key, inst);
   return inst;
 }
 
+/** A kept instance at `nowUs`: as it is, or moved in time. */
+function moveTo(kept: Instance, nowUs: number): Instance {
+  if (kept.reuse === 'always' || kept.boundAt === nowUs) return kept;
+  const moved = retime({ logical: kept.logical, physical: kept.physical }, nowUs - kept.boundAt);
+  return { ...moved, boundAt: nowUs, reuse: 'retime', stamps: kept.stamps };
+}
+
+/** The plan of a kept template whose decisions these values take alike, with the values put in; else null. */
+function fromTemplate(p: Prepared, values: ReadonlyMap<string, string | null>, o: InstantiateOptions): Instance | null {
+  const list = p.templates.get(consumerKey(o.consumer ?? null));
+  if (!list) return null;
+  const r = new Revaluer(values);
+  for (let i = 0; i < list.length; i++) {
+    const t = list[i]!;
+    if (!sameSchemas(p.opts.catalog, t.inst.stamps)) { list.splice(i--, 1); continue; }
+    if (!t.decisions.every((d) => r.holds(d))) continue;
+    // The shape asked for last is tried first next time (most requests repeat a shape).
+    if (i > 0) { list.splice(i, 1); list.unshift(t); }
+    if (!t.traced) {
+      engineCounters.reuses++;
+      return moveTo(t.inst, o.nowUs);
+    }
+    const delta = t.clock === 'retime' ? o.nowUs - t.inst.boundAt : 0;
+    const logical = substituteOrNull(t.inst.logical, r, delta, (t.dirty ??= dirtyNodes(t.inst.logical, t.clock === 'retime')));
+    if (!logical) continue;
+    engineCounters.reuses++;
+    return { logical, physical: planPhysical(logical, p.opts.physical), boundAt: o.nowUs, reuse: t.inst.reuse, stamps: t.inst.stamps };
+  }
+  return null;
+}
+
+/** The plan with the values put in; null when a constant left in it does not fold for them (it would stay a node). */
+function substituteOrNull(logical: Plan, r: Revaluer, delta: number, dirty: DirtyNodes): Plan | null {
+  try {
+    return substitute(logical, r, delta, dirty);
+  } catch (err) {
+    if (err instanceof RingqlError && err.code !== 'query_timeout') return null;
+    throw err;
+  }
+}
+
+/** Binds and plans with the parameters traced; kept as a template unless it cannot move in time. */
+function build(p: Prepared, values: ReadonlyMap<string, string | null>, o: InstantiateOptions): Instance {
+  const stamps = schemaStamps(p.opts.catalog);
+  const { result: logical, decisions } = recordDecisions(() => {
+    const binder = new Binder({ catalog: p.opts.catalog, params: values, declaredParams: p.opts.declaredParams, nowUs: o.nowUs, traceParams: true });
+    const bound: Plan = o.consumer ? binder.bindSandboxed(p.query, consumerQuery(p, o.consumer, o.parseConsumer)) : binder.bindTop(p.query);
+    return optimize(bound);
+  });
+  const physical = planPhysical(logical, p.opts.physical);
+  const graph = { logical, physical };
+  const reuse = clockFree(graph) ? 'always' : retimable(graph) ? 'retime' : 'never';
+  const inst: Instance = { logical, physical, boundAt: o.nowUs, reuse, stamps };
+  // A fixed and a moving bound on one side of a scan's time range: moved by setting the bounds again.
+  const clock = reuse !== 'never' ? reuse : retimable(graph, true) ? 'retime' : null;
+  if (clock) keepTemplate(p, consumerKey(o.consumer ?? null), { inst, decisions, traced: reuse === 'never' || dependsOnParams(logical), clock, dirty: null });
+  return inst;
+}
+
+function keepTemplate(p: Prepared, key: string, t: Template): void {
+  let list = p.templates.get(key);
+  if (!list) p.templates.set(key, (list = []));
+  list.unshift(t);
+  if (list.length > (key === '' ? MAX_TEMPLATES : MAX_SANDBOX_TEMPLATES)) list.pop();
+}
+
+/** Plans a query the old way, without templates (ad-hoc queries, and the bench's "before" column). */
 function plan(p: Prepared, values: ReadonlyMap<string, string | null>, o: InstantiateOptions): Instance {
   const stamps = schemaStamps(p.opts.catalog);
   const binder = new Binder({ catalog: p.opts.catalog, params: values, declaredParams: p.opts.declaredParams, nowUs: o.nowUs });
@@ -117,6 +208,10 @@ function consumerQuery(p: Prepared, c: Consumer, parse: ((c: Consumer) => Query)
   const q = parse(c);
   p.consumers.set(key, q);
   return q;
+}
+
+function consumerKey(c: Consumer | null): string {
+  return c ? `${c.kind}:${c.text}` : '';
 }
 
 /** Length-prefixed parameter values (in the order given) and consumer text: no two requests share a key. */

@@ -6,14 +6,17 @@ import type { ScanPlan } from '../plan/bound.ts';
 import { mixedTimeBounds } from '../plan/rules.ts';
 
 /** Objects shared with the store or the function table: referenced, never copied. */
-const SHARED_KEYS = new Set(['source', 'fn', 'agg']);
+export const SHARED_KEYS = new Set(['source', 'fn', 'agg']);
 
-type Obj = Record<string, unknown>;
+export type Obj = Record<string, unknown>;
 
 const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null;
 
-/** Whether `graph` (a logical plan and what was planned from it) can be moved in time by `retime`. */
-export function retimable(graph: unknown): boolean {
+/**
+ * Whether `graph` (a logical plan and what was planned from it) can be moved in time by `retime`;
+ * with `allowMixed`, by substitute.ts, which sets scan bounds again from what was pushed into them.
+ */
+export function retimable(graph: unknown, allowMixed = false): boolean {
   const seen = new Set<unknown>();
   const ok = (x: unknown): boolean => {
     if (!isObj(x) || seen.has(x)) return true;
@@ -21,7 +24,7 @@ export function retimable(graph: unknown): boolean {
     if (x instanceof Map) return [...x.entries()].every(([k, v]) => ok(k) && ok(v));
     if (Array.isArray(x)) return x.every(ok);
     if (x.clock === 'other' || x.minTsClock === 'other' || x.maxTsClock === 'other') return false;
-    if (x.k === 'scan' && mixedTimeBounds(x as unknown as ScanPlan)) return false;
+    if (!allowMixed && x.k === 'scan' && mixedTimeBounds(x as unknown as ScanPlan)) return false;
     for (const [key, v] of Object.entries(x)) if (!SHARED_KEYS.has(key) && key !== 'value' && !ok(v)) return false;
     return true;
   };
@@ -74,7 +77,8 @@ export function retime<T>(graph: T, deltaUs: number): T {
   return copy(graph) as T;
 }
 
-function shift(o: Obj, deltaUs: number): void {
+/** Shifts one copied node's affine clock constant or clock-marked scan bounds by `deltaUs`. */
+export function shift(o: Obj, deltaUs: number): void {
   if (o.clock === 'affine' && typeof o.value === 'number') o.value += deltaUs;
   if (o.k === 'scan') {
     const s = o as unknown as ScanPlan;

@@ -7,12 +7,13 @@ import { parseTimestamp } from '../core/time.ts';
 import type { Expr, Ident, Pos, Query } from '../sql/ast.ts';
 import { scalarFunction, aggregateFunction, type FnDef } from '../fn/index.ts';
 import type { BExpr, ColInfo, Plan } from './bound.ts';
-import type { SchemaField } from '../store/types.ts';
 import { foldNode } from './fold.ts';
 import { columnsNamed, type CteScope, type FromScope, type RangeVar } from './scope.ts';
 import { castTargetType, commonType, type SqlType } from '../core/types.ts';
-import { originOf, registerSubqueryPlan } from './expr-util.ts';
+import { registerSubqueryPlan } from './expr-key.ts';
 import type { IntervalValue } from '../core/values.ts';
+import { notePin, traced } from './param-trace.ts';
+import { checkSchemaTypes, isNum, noteSpecialize, recordShapeOf } from './bind-checks.ts';
 import { bindExistsOverUnnest, unnestShape } from './bind-exists-unnest.ts';
 
 const CORRELATED = 'Correlated subqueries are not supported';
@@ -33,6 +34,8 @@ export interface ExprCtx {
 export interface ExprBinderHost {
   params: ReadonlyMap<string, string | null>;
   declaredParams: ReadonlySet<string> | null;
+  /** Mark constants bound from parameters (and the decisions taken on them) for prepare-once. */
+  traceParams?: boolean;
   nowUs: number;
   /** Binds a subquery in a child scope of `scope`; sets `correlated` when it reads outer columns. */
   bindSubquery(q: Query, ctx: ExprCtx): Plan;
@@ -66,7 +69,7 @@ export class ExprBinder {
           fail('unknown_name', `Query parameter @${name} is not declared by this endpoint (declared: ${[...declared].map((d) => '@' + d).join(', ') || 'none'})`, e.pos);
         }
         const v = this.host.params.get(name) ?? this.host.params.get(name.toLowerCase()) ?? null;
-        return v === null ? { k: 'const', value: null, type: 'STRING' } : { k: 'const', value: v, type: 'STRING' };
+        return this.host.traceParams ? { k: 'const', value: v, type: 'STRING', param: name } : { k: 'const', value: v, type: 'STRING' };
       }
       case 'ident':
         return this.ident(e, ctx);
@@ -140,6 +143,7 @@ export class ExprBinder {
       }
       case 'interval': {
         const v = this.bind(e.value, ctx);
+        notePin(v);
         const unit = e.unit.toUpperCase();
         if (!isDatePart(unit)) fail('query_error', `Unknown INTERVAL unit ${e.unit}`, e.pos);
         if (v.k !== 'const' || typeof v.value !== 'number') fail('query_error', 'INTERVAL needs a constant integer, e.g. INTERVAL 1 HOUR', e.pos);
@@ -153,6 +157,7 @@ export class ExprBinder {
           if (v && v.kind === 'table') {
             // struct subscript on a row: `dates[0]` is the first column of range variable `dates`
             const idx = this.bind(e.index, ctx);
+            notePin(idx);
             if (idx.k !== 'const' || typeof idx.value !== 'number' || idx.clock) fail('query_error', 'A row subscript needs a constant index', e.pos);
             const i = (idx.value as number) - (mode === 'ordinal' || mode === 'safe_ordinal' ? 1 : 0);
             const col = v.cols[i];
@@ -342,6 +347,7 @@ export class ExprBinder {
       throw err;
     }
     const e: BExpr = { k: 'call', fn, args, type, safe };
+    if (fn.specialize && args.some(traced)) noteSpecialize(fn, args);
     // An invalid constant regex is a query error at plan time, with the position.
     if (fn.specialize && args.slice(1).some((a) => a.k === 'const' && a.value !== null)) {
       try {
@@ -408,63 +414,10 @@ export class ExprBinder {
   }
 }
 
-const isNum = (t: SqlType): boolean => t === 'INT64' || t === 'FLOAT64';
-
-/**
- * The type BigQuery would see: the static type, or for a field inside log records (static type ANY)
- * its type in the source schema. A parameter is left out: its text is read as the other side's type.
- */
-function schemaTypeOf(e: BExpr, ast: Expr): SqlType | undefined {
-  if (ast.kind === 'param') return undefined;
-  if (e.type !== 'ANY') return e.type === 'NULL' ? undefined : e.type;
-  const o = originOf(e);
-  const f = o && !o.element && o.path.length > 1 ? o.scan.source.schemaField?.(o.path) : undefined;
-  return f === undefined ? undefined : shapeType(f);
-}
-
-/** A schema field as a binder type: ARRAY when repeated, STRUCT for a record, undefined for JSON. */
-function shapeType(f: SchemaField): SqlType | undefined {
-  if (f.mode === 'REPEATED') return 'ARRAY';
-  return f.type === 'RECORD' ? 'STRUCT' : f.type === 'JSON' ? undefined : f.type;
-}
-
-/**
- * What the schema says a value read from log records is, for a field access on it: a path (`m.parsed`),
- * an element of an unnested array (`tag` of `unnest(m.tags)`), or a struct subscript of a record (`m[0]`
- * is the record's first field in schema order). Undefined when the schema cannot tell.
- */
-function recordShapeOf(e: BExpr): SqlType | undefined {
-  if (e.k === 'subscript') {
-    const o = originOf(e.base);
-    if (!o || e.index.k !== 'const' || typeof e.index.value !== 'number') return undefined;
-    const isRecord = o.element ? o.scan.source.schemaField?.(o.path)?.type === 'RECORD' : o.path.length > 1 && o.scan.source.schemaField?.(o.path)?.type === 'RECORD' && o.scan.source.schemaField?.(o.path)?.mode === 'NULLABLE';
-    if (!isRecord) return undefined;
-    const i = e.index.value - (e.mode === 'ordinal' || e.mode === 'safe_ordinal' ? 1 : 0);
-    const child = o.scan.source.schemaChildren?.(o.path)[i];
-    return child ? shapeType(child) : undefined;
-  }
-  const o = originOf(e);
-  if (!o || o.path.length < 1) return undefined;
-  const f = o.scan.source.schemaField?.(o.path);
-  if (!f) return undefined;
-  if (o.element) return f.type === 'RECORD' ? 'STRUCT' : f.type === 'JSON' ? undefined : f.type;
-  return o.path.length > 1 ? shapeType(f) : undefined;
-}
-
-/**
- * The first operand against each other one: STRING against INT64/FLOAT64 where both types are known
- * (a record field by its schema type) is BigQuery's error, listing every argument's type.
- */
-function checkSchemaTypes(op: string, args: [BExpr, Expr][], pos: Pos | undefined): void {
-  const types = args.map(([e, ast]) => schemaTypeOf(e, ast));
-  const x = types[0];
-  if (x === undefined) return;
-  const clash = types.slice(1).some((y) => y !== undefined && ((x === 'STRING' && isNum(y)) || (isNum(x) && y === 'STRING')));
-  if (clash) fail('query_error', `No matching signature for operator ${op} for argument types: ${types.map((t, i) => t ?? args[i]![0].type).join(', ')}`, pos);
-}
 const arity = (min: number, max: number): string => (min === max ? `${min} argument${min === 1 ? '' : 's'}` : `${min} to ${max} arguments`);
 
 export function colRef(c: ColInfo): BExpr {
+  if (c.constant?.src) return { ...c.constant.src, type: c.type };
   if (c.constant) return c.constant.clock ? { k: 'const', value: c.constant.value, type: c.type, clock: c.constant.clock } : { k: 'const', value: c.constant.value, type: c.type };
   return c.origin ? { k: 'col', id: c.id, name: c.name, type: c.type, origin: c.origin } : { k: 'col', id: c.id, name: c.name, type: c.type };
 }

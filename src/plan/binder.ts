@@ -5,14 +5,18 @@
 import { engineCounters } from '../core/engine-counters.ts';
 import { RingqlError } from '../core/errors.ts';
 import type { Expr, FromItem, OrderItem, Query, Select, SelectItem, SetExpr, Pos } from '../sql/ast.ts';
-import { aggregateFunction } from '../fn/index.ts';
 import type { BExpr, ColInfo, Plan, ScanPlan } from './bound.ts';
 import { ExprBinder, colRef, implicitName, posDetails, type ExprCtx, type ExprBinderHost } from './bind-expr.ts';
-import { columnIds, exprKey, mapChildren, originOf } from './expr-util.ts';
+import { exprKey } from './expr-key.ts';
+import { columnIds, mapChildren } from './expr-walk.ts';
+import { originOf } from './origin-of.ts';
 import type { Catalog } from './catalog.ts';
 import { CteScope, FromScope, type RangeVar } from './scope.ts';
 import { commonType } from '../core/types.ts';
 import { elementFields } from './unnest-fields.ts';
+import { notePin, noteTruth } from './param-trace.ts';
+import { constantColumns } from './constant-columns.ts';
+import { hasAggregate } from './has-aggregate.ts';
 
 export interface BindOptions {
   catalog: Catalog;
@@ -22,6 +26,8 @@ export interface BindOptions {
   declaredParams?: ReadonlySet<string> | null;
   /** The query's clock: CURRENT_TIMESTAMP() (µs). */
   nowUs: number;
+  /** Mark constants bound from parameters for prepare-once (plan/param-trace.ts). */
+  traceParams?: boolean;
 }
 
 function fail(code: 'unknown_name' | 'ambiguous_name' | 'query_error' | 'sandbox_violation', msg: string, pos?: Pos, extra: Record<string, unknown> = {}): never {
@@ -35,11 +41,13 @@ export class Binder implements ExprBinderHost {
   readonly params: ReadonlyMap<string, string | null>;
   readonly declaredParams: ReadonlySet<string> | null;
   readonly nowUs: number;
+  readonly traceParams: boolean;
 
   constructor(private readonly opts: BindOptions) {
     this.params = opts.params;
     this.declaredParams = opts.declaredParams ?? null;
     this.nowUs = opts.nowUs;
+    this.traceParams = opts.traceParams ?? false;
     this.exprs = new ExprBinder(this);
   }
 
@@ -104,6 +112,7 @@ export class Binder implements ExprBinderHost {
 
   private constInt(e: Expr, ctes: CteScope, trusted: boolean, what: string): number {
     const b = this.exprs.bind(e, { scope: new FromScope(null), ctes, trusted, aggMode: 'forbid', clause: what });
+    notePin(b);
     // The number leaves the plan as a plain integer, so it must not depend on the clock (nor does BigQuery allow it).
     if (b.k === 'const' && b.clock) fail('query_error', `${what} needs a constant integer, not one computed from CURRENT_TIMESTAMP`, e.pos);
     const v = b.k === 'const' ? (typeof b.value === 'string' && /^\s*\d+\s*$/.test(b.value) ? Number(b.value) : b.value) : undefined;
@@ -409,6 +418,7 @@ export class Binder implements ExprBinderHost {
     if ((type === 'inner' || type === 'left' || type === 'right' || type === 'full') && !on) fail('query_error', `${j.type} JOIN needs an ON or USING clause`, j.pos);
     const join: Plan = { k: 'join', left, right, type, cols: [...left.cols, ...right.cols] };
     // A clock-dependent TRUE stays in the plan, so the bucket cache sees that the answer depends on time.
+    if (on) noteTruth(on);
     if (on && !(on.k === 'const' && on.value === true && !on.clock)) join.on = on;
     if (!using) return join;
     // BigQuery: each USING column appears once, first, before the columns of both sides.
@@ -465,6 +475,7 @@ export class Binder implements ExprBinderHost {
     if (offsetCol) plan.offsetCol = offsetCol;
     if (on) {
       const cond = this.exprs.bind(on, { scope, ctes, trusted, aggMode: 'forbid', clause: 'JOIN ON' });
+      noteTruth(cond);
       if (!(cond.k === 'const' && cond.value === true && !cond.clock)) {
         if (outer) fail('query_error', 'LEFT JOIN UNNEST supports only ON TRUE; filter in WHERE instead', on.pos);
         plan = { k: 'filter', input: plan, pred: cond, cols: plan.cols };
@@ -490,42 +501,6 @@ function visibleColumn(vars: RangeVar[], name: string, side: string, pos: Pos | 
   if (hits.length === 0) fail('unknown_name', `Column ${name} in USING clause not found on ${side} side of join`, pos);
   if (hits.length > 1) fail('ambiguous_name', `Column ${name} in USING clause is ambiguous on the ${side} side of join: it is a column of ${hits.map((h) => h.v.display).join(' and ')}`, pos);
   return hits[0]!;
-}
-
-/**
- * When a plan is one row of constants (`WITH dates AS (SELECT <constant> AS start)`), its columns
- * marked with their values, so references fold and time bounds reach the scans; else null.
- */
-export function constantColumns(plan: Plan): ColInfo[] | null {
-  if (plan.k !== 'project' || plan.input.k !== 'values' || plan.input.rows.length !== 1) return null;
-  if (!plan.exprs.every((e) => e.k === 'const')) return null;
-  return plan.cols.map((c, i) => {
-    const e = plan.exprs[i] as Extract<BExpr, { k: 'const' }>;
-    return { ...c, constant: e.clock ? { value: e.value, clock: e.clock } : { value: e.value } };
-  });
-}
-
-/** Whether an AST expression contains an aggregate call outside subqueries. */
-export function hasAggregate(e: Expr): boolean {
-  switch (e.kind) {
-    case 'call':
-      return !!aggregateFunction(e.name) || e.args.some(hasAggregate);
-    case 'unary': return hasAggregate(e.operand);
-    case 'binary': return hasAggregate(e.left) || hasAggregate(e.right);
-    case 'is': return hasAggregate(e.operand);
-    case 'in': return hasAggregate(e.operand) || e.list.some(hasAggregate);
-    case 'inSubquery': case 'inUnnest': return hasAggregate(e.operand);
-    case 'between': return hasAggregate(e.operand) || hasAggregate(e.low) || hasAggregate(e.high);
-    case 'like': return hasAggregate(e.operand) || hasAggregate(e.pattern);
-    case 'case': return (e.operand ? hasAggregate(e.operand) : false) || e.whens.some((w) => hasAggregate(w.when) || hasAggregate(w.then)) || (e.else ? hasAggregate(e.else) : false);
-    case 'cast': return hasAggregate(e.expr);
-    case 'subscript': return hasAggregate(e.base) || hasAggregate(e.index);
-    case 'field': return hasAggregate(e.base);
-    case 'array': return e.elements.some(hasAggregate);
-    case 'struct': return e.fields.some((f) => hasAggregate(f.expr));
-    case 'extract': return hasAggregate(e.expr);
-    default: return false;
-  }
 }
 
 function findColName(e: BExpr, id: number): string | undefined {

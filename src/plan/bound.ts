@@ -21,7 +21,7 @@ export interface ColInfo {
   type: SqlType;
   origin?: Origin;
   /** Set when the column is a constant of a one-row constant relation (a CTE like `dates`). */
-  constant?: { value: Value; clock?: Clock };
+  constant?: { value: Value; clock?: Clock; src?: Extract<BExpr, { k: 'const' }> };
 }
 
 /**
@@ -32,7 +32,8 @@ export interface ColInfo {
 export type Clock = 'affine' | 'other';
 
 export type BExpr =
-  | { k: 'const'; value: Value; type: SqlType; clock?: Clock }
+  /** `param`/`src`: computed from a parameter value, or folded from such constants (plan/param-trace.ts). */
+  | { k: 'const'; value: Value; type: SqlType; clock?: Clock; param?: string; src?: BExpr }
   | { k: 'col'; id: number; name: string; type: SqlType; origin?: Origin }
   | { k: 'field'; base: BExpr; name: string; type: SqlType }
   | { k: 'call'; fn: FnDef; args: BExpr[]; type: SqlType; safe: boolean }

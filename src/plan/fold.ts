@@ -9,6 +9,7 @@ import { RingqlError } from '../core/errors.ts';
 import { compileExpr } from './compile-expr.ts';
 import { activeMeter } from '../core/work-meter.ts';
 import type { BExpr, Clock } from './bound.ts';
+import { noteDecision, noteTruth, traced, traceOf } from './param-trace.ts';
 
 const noColumns = {
   col(): never { throw new Error('constant folding reached a column'); },
@@ -47,6 +48,7 @@ export function foldNode(e: BExpr): BExpr {
       const rest: BExpr[] = [];
       for (const a of e.args) {
         if (isFixed(a)) {
+          noteTruth(a);
           if (a.value === false) return { k: 'const', value: false, type: 'BOOL' };
           if (a.value === true) continue;
         }
@@ -60,6 +62,7 @@ export function foldNode(e: BExpr): BExpr {
       const rest: BExpr[] = [];
       for (const a of e.args) {
         if (isFixed(a)) {
+          noteTruth(a);
           if (a.value === true) return { k: 'const', value: true, type: 'BOOL' };
           if (a.value === false) continue;
         }
@@ -73,6 +76,7 @@ export function foldNode(e: BExpr): BExpr {
       const whens: { when: BExpr; then: BExpr }[] = [];
       for (const w of e.whens) {
         if (isFixed(w.when)) {
+          noteTruth(w.when);
           if (w.when.value === true) {
             if (whens.length === 0) return retype(w.then, e.type);
             return { ...e, whens, else: w.then };
@@ -88,12 +92,15 @@ export function foldNode(e: BExpr): BExpr {
       if (e.arg.type === e.to && e.to !== 'ANY') return e.arg;
       return tryEval(e);
     case 'call':
+      if (e.fn.name === 'IF' && isFixed(e.args[0]!)) noteTruth(e.args[0]!);
       if (e.fn.name === 'IF' && isFixed(e.args[0]!)) return retype(e.args[0]!.value === true ? e.args[1]! : e.args[2]!, e.type);
       return tryEval(e);
     default:
       return tryEval(e);
   }
 }
+
+const failsClass = (vals: unknown[] | null): string => (vals === null ? 'fails' : 'folds');
 
 /** Keeps the static type of the expression a branch replaces (a NULL branch keeps the CASE type). */
 function retype(e: BExpr, type: BExpr['type']): BExpr {
@@ -131,11 +138,19 @@ function tryEval(e: BExpr): BExpr {
   try {
     const v = compileExpr(e, noColumns)(null);
     const clock = clockOf(e, kids);
-    return clock ? { k: 'const', value: v, type: e.type, clock } : { k: 'const', value: v, type: e.type };
+    const c: BExpr = clock ? { k: 'const', value: v, type: e.type, clock } : { k: 'const', value: v, type: e.type };
+    const trace = traceOf(e, kids);
+    // Whether it folds under other values is checked when they are put in (engine/substitute.ts): only
+    // constants left in the plan matter, not those of a branch folded away.
+    return trace ? { ...c, ...trace } : c;
   } catch (err) {
     // An error is left for the row that evaluates the expression (it may never be evaluated); running out
     // of time is not such an error.
-    if (err instanceof RingqlError && err.code !== 'query_timeout') return e;
+    if (err instanceof RingqlError && err.code !== 'query_timeout') {
+      // Whether it fails depends on the parameter values it was folded from: a plan holds only while it does.
+      if (kids.some(traced)) noteDecision([e], failsClass, null);
+      return e;
+    }
     throw err;
   }
 }

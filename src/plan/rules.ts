@@ -7,6 +7,7 @@ import { engineCounters } from '../core/engine-counters.ts';
 import { andAll, conjuncts } from './conjuncts.ts';
 import { originOf } from './origin-of.ts';
 import { children } from './explain.ts';
+import { kindClass, noteDecision, traced, type Const, type Revaluer } from './param-trace.ts';
 
 export function optimize(plan: Plan): Plan {
   engineCounters.plans++;
@@ -33,8 +34,11 @@ function recognise(c: BExpr): Pushable | null {
   const scan = o.scan;
   const v = b.value;
   const clock = b.clock;
+  const bc = b;
+  // Which kind of value it is decides whether it is pushed: a prepared plan holds for values of that kind.
+  if (traced(bc)) noteDecision([bc], kindClass, [v]);
   if (o.path.length === 1 && o.path[0] === 'timestamp' && typeof v === 'number' && b.type === 'TIMESTAMP') {
-    return { scan, apply: () => { tightenTime(scan, op, v); if (clock) markClock(scan, op, clock); noteBoundSource(scan, op, clock !== undefined); } };
+    return { scan, apply: () => { tightenTime(scan, op, v); if (clock) markClock(scan, op, clock); noteBoundSource(scan, op, clock !== undefined); notePushed(scan).time.push({ op, c: bc }); } };
   }
   // A project that depends on the clock stays a filter (visible to the bucket cache's clock check).
   if (op === '$=' && typeof v === 'string' && !clock && samePath(o.path, scan.source.def.projectPath)) {
@@ -43,6 +47,7 @@ function recognise(c: BExpr): Pushable | null {
       apply: () => {
         // Two different project equalities can never both hold: an impossible project matches nothing.
         scan.project = scan.project === undefined || scan.project === v ? v : '\u0000no-project';
+        notePushed(scan).project.push(bc);
       },
     };
   }
@@ -94,6 +99,50 @@ function noteBoundSource(s: ScanPlan, op: string, clock: boolean): void {
 export function mixedTimeBounds(s: ScanPlan): boolean {
   const b = boundSources.get(s);
   return !!b && (b.min.size > 1 || b.max.size > 1);
+}
+
+/** Per scan, the constants pushed into its time range and project, to recompute them for other parameter values. */
+const pushedConsts = new WeakMap<ScanPlan, { time: { op: string; c: Const }[]; project: Const[] }>();
+
+function notePushed(s: ScanPlan): { time: { op: string; c: Const }[]; project: Const[] } {
+  let p = pushedConsts.get(s);
+  if (!p) pushedConsts.set(s, (p = { time: [], project: [] }));
+  return p;
+}
+
+/**
+ * Sets `copy`'s time range and project (a copy of `orig`) from the constants pushed into `orig`, as
+ * `r` evaluates them and with clock-dependent ones moved by `deltaUs`: the same pushdown under other
+ * parameter values at another instant. Returns false (and leaves the copy) when no bound is traced or
+ * clock-dependent.
+ */
+export function repushBounds(orig: ScanPlan, copy: ScanPlan, r: Revaluer, deltaUs: number): boolean {
+  const p = pushedConsts.get(orig);
+  if (!p || (!p.time.some((t) => traced(t.c) || t.c.clock !== undefined) && !p.project.some(traced))) return false;
+  if (p.time.length) {
+    delete copy.minTs; delete copy.minInclusive; delete copy.maxTs; delete copy.maxInclusive;
+    for (const t of p.time) tightenTime(copy, t.op, (r.value(t.c) as number) + (t.c.clock === 'affine' ? deltaUs : 0));
+  }
+  if (p.project.length) {
+    delete copy.project;
+    for (const c of p.project) {
+      const v = r.value(c) as string;
+      copy.project = copy.project === undefined || copy.project === v ? v : '\u0000no-project';
+    }
+  }
+  return true;
+}
+
+/** Whether repushBounds sets the scan's bounds again (a traced or clock-dependent constant was pushed into it). */
+export function needsRepush(s: ScanPlan): boolean {
+  const p = pushedConsts.get(s);
+  return !!p && (p.time.some((t) => traced(t.c) || t.c.clock !== undefined) || p.project.some(traced));
+}
+
+/** Whether a traced constant was pushed into the scan. */
+export function hasTracedPushdown(s: ScanPlan): boolean {
+  const p = pushedConsts.get(s);
+  return !!p && (p.time.some((t) => traced(t.c)) || p.project.some(traced));
 }
 
 /**

@@ -2,6 +2,7 @@
 // known statically from the array expression or the source schema; unqualified names may read them.
 
 import type { BExpr } from './bound.ts';
+import { notePin } from './param-trace.ts';
 import { originOf } from './origin-of.ts';
 
 /**
@@ -15,6 +16,7 @@ export function elementFields(array: BExpr): string[] | undefined {
     return first?.k === 'struct' ? first.fields.map((f) => f.name) : undefined;
   }
   if (array.k === 'const') {
+    notePin(array);
     const first = Array.isArray(array.value) ? array.value[0] : undefined;
     const isRecord = typeof first === 'object' && first !== null && !Array.isArray(first) && !('interval' in first);
     return isRecord ? Object.keys(first) : undefined;

@@ -1,0 +1,118 @@
+// Puts other parameter values into a prepared logical plan: every traced constant (plan/param-trace.ts)
+// recomputed, every scan bound pushed from one set again, and the whole moved in time by Δ when asked.
+// The copy keeps sharing (one scan stays one scan everywhere it is referenced), like retime.ts.
+
+import type { BExpr, Plan, ScanPlan } from '../plan/bound.ts';
+import { traced, type Revaluer } from '../plan/param-trace.ts';
+import { hasTracedPushdown, needsRepush, repushBounds } from '../plan/rules.ts';
+import { SHARED_KEYS, shift, type Obj } from './retime.ts';
+import { registerSubqueryPlan } from '../plan/expr-key.ts';
+
+const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null;
+
+/** Whether anything in `plan` was computed from a parameter value (else it is the same plan for every value). */
+export function dependsOnParams(plan: Plan): boolean {
+  const seen = new Set<unknown>();
+  const walk = (x: unknown): boolean => {
+    if (!isObj(x) || seen.has(x)) return false;
+    seen.add(x);
+    if (x instanceof Map) return [...x.entries()].some(([k, v]) => walk(k) || walk(v));
+    if (Array.isArray(x)) return x.some(walk);
+    if (x.k === 'const' && traced(x as unknown as BExpr)) return true;
+    if (x.k === 'scan' && hasTracedPushdown(x as unknown as ScanPlan)) return true;
+    for (const [key, v] of Object.entries(x)) if (!SHARED_KEYS.has(key) && key !== 'value' && walk(v)) return true;
+    return false;
+  };
+  return walk(plan);
+}
+
+/** Per object a substitution copies: the keys (or array indexes) of its children it copies too. */
+export type DirtyNodes = WeakMap<object, (string | number)[]>;
+
+/**
+ * The objects of `plan` a substitution must copy: traced constants, scans whose bounds are set again or
+ * (when it `moves` in time) shifted, clock constants (when it moves), and every object that reaches one.
+ * The rest is shared with the prepared plan. Cycles run only through scans (their columns' origins), whose
+ * own need is decided before their children are visited.
+ */
+export function dirtyNodes(plan: Plan, moves: boolean): DirtyNodes {
+  const memo = new Map<object, boolean>();
+  const kids = (x: Obj): [string | number, unknown][] =>
+    Array.isArray(x) ? x.map((v, i): [number, unknown] => [i, v]) : Object.entries(x).filter(([key]) => !SHARED_KEYS.has(key) && key !== 'value');
+  const visit = (x: unknown): boolean => {
+    if (!isObj(x)) return false;
+    const known = memo.get(x);
+    if (known !== undefined) return known;
+    if (x.k === 'const') {
+      const d = traced(x as unknown as BExpr) || (moves && x.clock === 'affine');
+      memo.set(x, d);
+      return d;
+    }
+    if (x instanceof Map) {
+      memo.set(x, false);
+      let d = false;
+      for (const [k, v] of x) if (visit(k) || visit(v)) d = true;
+      memo.set(x, d);
+      return d;
+    }
+    const s = x as unknown as ScanPlan;
+    const own = x.k === 'scan' && (needsRepush(s) || (moves && (s.minTsClock === 'affine' || s.maxTsClock === 'affine')));
+    memo.set(x, own);
+    let d = own;
+    for (const [, v] of kids(x)) if (visit(v)) d = true;
+    memo.set(x, d);
+    return d;
+  };
+  visit(plan);
+  const out: DirtyNodes = new WeakMap();
+  for (const [x, d] of memo) {
+    if (!d) continue;
+    const o = x as Obj;
+    out.set(x, x instanceof Map || o.k === 'const' ? [] : kids(o).filter(([, v]) => isObj(v) && memo.get(v) === true).map(([k]) => k));
+  }
+  return out;
+}
+
+/**
+ * A copy of `plan` with the values `r` gives, moved in time by `deltaUs` (0: not moved); only the
+ * objects in `dirty` (dirtyNodes) are copied, the rest shared.
+ */
+export function substitute(plan: Plan, r: Revaluer, deltaUs: number, dirty: DirtyNodes): Plan {
+  const copies = new Map<unknown, unknown>();
+  const copy = (x: unknown): unknown => {
+    if (!isObj(x)) return x;
+    const keys = dirty.get(x);
+    if (keys === undefined) return x;
+    const done = copies.get(x);
+    if (done !== undefined) return done;
+    if (x instanceof Map) {
+      const m = new Map<unknown, unknown>();
+      copies.set(x, m);
+      for (const [k, v] of x) m.set(copy(k), copy(v));
+      return m;
+    }
+    if (Array.isArray(x)) {
+      const a: unknown[] = x.slice();
+      copies.set(x, a);
+      for (const i of keys) a[i as number] = copy(x[i as number]);
+      return a;
+    }
+    let o: Obj;
+    if (x.k === 'const' && traced(x as unknown as BExpr)) {
+      // A plain constant now: the trace is only needed on the prepared plan.
+      o = x.clock !== undefined ? { k: 'const', value: r.value(x as unknown as BExpr), type: x.type, clock: x.clock } : { k: 'const', value: r.value(x as unknown as BExpr), type: x.type };
+      copies.set(x, o);
+    } else {
+      o = { ...x };
+      copies.set(x, o);
+      for (const key of keys) o[key] = copy(x[key]);
+      // A copied subquery is another subquery: it gets its own id, as a fresh bind's would (expression keys).
+      if (x.k === 'subquery' && o.plan !== x.plan && isObj(o.plan)) registerSubqueryPlan(o.plan);
+      // Bounds set again from what was pushed are at the new instant already.
+      if (x.k === 'scan' && repushBounds(x as unknown as ScanPlan, o as unknown as ScanPlan, r, deltaUs)) return o;
+    }
+    if (deltaUs !== 0) shift(o, deltaUs);
+    return o;
+  };
+  return copy(plan) as Plan;
+}
