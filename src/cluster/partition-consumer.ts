@@ -24,6 +24,7 @@ export class PartitionConsumer {
   private caught: Promise<void>;
   private markCaught!: () => void;
   private messages: { stop(): void } | null = null;
+  private waiters: { seq: number; resolve: (reached: boolean) => void }[] = [];
 
   /** `apply(payload, seq)` is called once per message, in stream order. */
   constructor(private readonly js: JetStreamClient, private readonly jsm: JetStreamManager, readonly partition: number,
@@ -52,6 +53,7 @@ export class PartitionConsumer {
         }
         this.lastSeq = m.seq;
         if (this.lastSeq >= this.target) this.markCaught();
+        if (this.waiters.length) this.wake();
       }
     })();
   }
@@ -65,9 +67,29 @@ export class PartitionConsumer {
     return this.lastSeq >= this.target;
   }
 
+  /** Resolves true once the message with stream sequence `seq` is applied, false after `timeoutMs` or stop(). */
+  reached(seq: number, timeoutMs: number): Promise<boolean> {
+    if (this.lastSeq >= seq) return Promise.resolve(true);
+    if (this.stopped) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const w = { seq, resolve: (ok: boolean): void => { clearTimeout(timer); resolve(ok); } };
+      const timer = setTimeout(() => { this.waiters = this.waiters.filter((x) => x !== w); resolve(false); }, timeoutMs);
+      this.waiters.push(w);
+    });
+  }
+
+  private wake(): void {
+    const done = this.waiters.filter((w) => w.seq <= this.lastSeq);
+    if (done.length === 0) return;
+    this.waiters = this.waiters.filter((w) => w.seq > this.lastSeq);
+    for (const w of done) w.resolve(true);
+  }
+
   stop(): void {
     this.stopped = true;
     this.messages?.stop();
+    for (const w of this.waiters) w.resolve(false);
+    this.waiters = [];
   }
 }
 

@@ -5,7 +5,8 @@
 import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
 import type { MemberInfo } from './membership.ts';
 import { PartitionConsumer, type PartitionConsumerOptions } from './partition-consumer.ts';
-import { partitionOf } from './partition.ts';
+import { partitionOf, streamName } from './partition.ts';
+import { LastSeqAsker } from './read-barrier.ts';
 import { ownerOf } from './rendezvous.ts';
 
 /** Where a partition's messages go: the node's store (via the service) in production. */
@@ -19,11 +20,14 @@ export interface PartitionSink {
 export type Route =
   | { kind: 'local' }
   | { kind: 'rebuilding'; partition: number }
+  /** The partition is here but could not confirm it applied everything acknowledged before the query. */
+  | { kind: 'behind'; partition: number }
   | { kind: 'remote'; member: MemberInfo }
   | { kind: 'no_owner' };
 
 export class PartitionOwner {
   private readonly consumers = new Map<number, PartitionConsumer>();
+  private readonly askers = new Map<number, LastSeqAsker>();
   private members: ReadonlyMap<string, MemberInfo> = new Map();
   /** Serialises ownership changes (a change waits for the consumers of the previous one to start). */
   private change: Promise<void> = Promise.resolve();
@@ -78,6 +82,29 @@ export class PartitionOwner {
     }
     const m = this.members.get(owner);
     return m ? { kind: 'remote', member: m } : { kind: 'no_owner' };
+  }
+
+  /**
+   * Waits until this node has applied every message its partition of `project` held when the call was
+   * made (so a query sees every event acknowledged before it was sent): 'local' once it has, else why not.
+   */
+  async readBarrier(project: string, timeoutMs: number): Promise<Route> {
+    const p = partitionOf(project, this.partitions);
+    const c = this.consumers.get(p);
+    if (!c) return this.route(project);
+    let asker = this.askers.get(p);
+    if (!asker) this.askers.set(p, (asker = new LastSeqAsker(async () => (await this.jsm.streams.info(streamName(p))).state.last_seq)));
+    const t0 = Date.now();
+    let last: number;
+    try {
+      last = await Promise.race([asker.lastSeq(), new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), timeoutMs).unref())]);
+    } catch {
+      return { kind: 'behind', partition: p };
+    }
+    const reached = await c.reached(last, Math.max(0, timeoutMs - (Date.now() - t0)));
+    // Ownership may have moved while waiting: ask again where the project lives.
+    // A consumer replaced while waiting (ownership moved away and back) has not been checked: retry.
+    return reached && this.consumers.get(p) === c ? this.route(project) : { kind: 'behind', partition: p };
   }
 
   /** Partitions this node holds, and which of them are still rebuilding. */
