@@ -70,7 +70,7 @@ export async function startClusterNode(o: ClusterNodeOptions): Promise<ClusterNo
   }
   const js = jetstream(nc);
   const self = { id: nodeId, url: o.advertiseUrl };
-  const owner = new PartitionOwner(js, jsm, self, o.partitions, storeSink(o.store, o.service, o.partitions, o.log), {}, o.log);
+  const owner = new PartitionOwner(js, jsm, self, o.partitions, storeSink(o.store, o.service, o.partitions, o.log), { log: o.log }, o.log);
   const membership = new Membership(nc, self, { replicas: 1 });
   await membership.join();
   membership.onChange((m) => void owner.setMembers(m));

@@ -44,7 +44,11 @@ export class ClusterService implements QueryService {
     }
     let route = this.owner.route(project);
     if (route.kind === 'local') route = await this.owner.readBarrier(project, this.opts.readBarrierMs ?? 5000);
-    if (route.kind === 'local') return this.local.run(req);
+    if (route.kind === 'local') {
+      const r = await this.owner.runLocal(project, () => this.local.run(req));
+      if (r.value) return r.value;
+      route = r.route;
+    }
     if (route.kind === 'remote' && req.forwardedBy === undefined) return this.forward(route.member.url, req);
     throw new RingqlError('overloaded', unavailableMessage(route.kind, project), { retry_after: 2 });
   }

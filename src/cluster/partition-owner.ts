@@ -28,6 +28,9 @@ export type Route =
 export class PartitionOwner {
   private readonly consumers = new Map<number, PartitionConsumer>();
   private readonly askers = new Map<number, LastSeqAsker>();
+  /** Local queries running per partition: a partition handed over is dropped only once its queries end. */
+  private readonly running = new Map<number, number>();
+  private drained: (() => void)[] = [];
   private members: ReadonlyMap<string, MemberInfo> = new Map();
   /** Serialises ownership changes (a change waits for the consumers of the previous one to start). */
   private change: Promise<void> = Promise.resolve();
@@ -57,6 +60,8 @@ export class PartitionOwner {
     }
     if (lost.length) {
       for (const p of lost) { this.consumers.get(p)!.stop(); this.consumers.delete(p); }
+      // New queries for these partitions go to their new owner now; the ones running here finish first.
+      await this.idle(lost);
       this.sink.drop(lost);
       this.log(`ringql: cluster: ${this.self.id} hands over partitions ${lost.join(',')}`);
     }
@@ -105,6 +110,29 @@ export class PartitionOwner {
     // Ownership may have moved while waiting: ask again where the project lives.
     // A consumer replaced while waiting (ownership moved away and back) has not been checked: retry.
     return reached && this.consumers.get(p) === c ? this.route(project) : { kind: 'behind', partition: p };
+  }
+
+  /**
+   * Runs a query on this node's data for `project` if the partition is still held and caught up here at
+   * this moment (else answers where it should go instead); the partition is not dropped while it runs.
+   */
+  async runLocal<T>(project: string, run: () => Promise<T>): Promise<{ route: Route; value?: T }> {
+    const route = this.route(project);
+    if (route.kind !== 'local') return { route };
+    const p = partitionOf(project, this.partitions);
+    this.running.set(p, (this.running.get(p) ?? 0) + 1);
+    try {
+      return { route, value: await run() };
+    } finally {
+      const left = this.running.get(p)! - 1;
+      if (left === 0) this.running.delete(p); else this.running.set(p, left);
+      if (left === 0) { const d = this.drained; this.drained = []; for (const f of d) f(); }
+    }
+  }
+
+  /** Resolves once no local query runs on any of `partitions`. */
+  private async idle(partitions: readonly number[]): Promise<void> {
+    while (partitions.some((p) => this.running.has(p))) await new Promise<void>((r) => this.drained.push(r));
   }
 
   /** Partitions this node holds, and which of them are still rebuilding. */

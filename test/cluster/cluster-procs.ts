@@ -34,8 +34,9 @@ function nodeHandle(id: string, port: number, env: Record<string, string>, log: 
     id, port, up: false,
     async start() {
       child = await startMainProcess(port, env);
-      child.stdout!.on('data', (d: Buffer) => log.write(d));
-      child.stderr!.on('data', (d: Buffer) => log.write(d));
+      const write = (d: Buffer): void => { log.write(d.toString().replace(/^(?=.)/gm, () => `${new Date().toISOString().slice(11, 23)} `)); };
+      child.stdout!.on('data', write);
+      child.stderr!.on('data', write);
       h.up = true;
     },
     async kill() {

@@ -39,6 +39,7 @@ export async function runKillTest(o: KillTestOptions): Promise<KillTestResult> {
   let stopped = false;
   let settledMs = -1;
   try {
+    ledger.disrupt('cluster started'); // the nodes still agree on their members: 503s are expected for a moment
     o.log(`cluster up in ${dir}: nats ${procs.nats.urls.join(' ')}, nodes ${procs.nodes.map((n) => `${n.id}:${n.port}`).join(' ')}`);
     const loops = [
       ...Array.from({ length: o.publishers }, (_, i) => publisherLoop(`w${i}`, procs.nodes, ledger, o.loop, () => stopped)),

@@ -19,8 +19,6 @@ export class KillLedger {
   readonly figures = { batches: 0, ackedEvents: 0, failedBatches: 0, queries: 0, ok: 0, unavailable: 0, forwardedChecks: 0 };
   /** Every 503: when it was sent, where, and the start of its message. */
   readonly unavailable: { at: number; node: string; project: string; message: string }[] = [];
-  /** Longest run of 503s for one project after a disruption (ms). */
-  longest503Ms = 0;
 
   constructor(readonly projects: readonly string[]) {
     for (const p of projects) { this.sent.set(p, 0); this.acked.set(p, 0); }
@@ -43,6 +41,15 @@ export class KillLedger {
 
   /** Every violation seen (the list keeps the first 200). */
   violationCount = 0;
+
+  /** Per disruption: how long after it the last 503 was sent before the next one (ms; 0: none), and how many. */
+  recovery(): { what: string; last503Ms: number; count: number }[] {
+    return this.disruptions.map((d, i) => {
+      const next = this.disruptions[i + 1]?.at ?? Infinity;
+      const within = this.unavailable.filter((u) => u.at >= d.at && u.at < next);
+      return { what: d.what, last503Ms: within.reduce((m, u) => Math.max(m, u.at - d.at), 0), count: within.length };
+    });
+  }
 
   violate(text: string): void {
     this.violationCount++;

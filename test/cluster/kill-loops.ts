@@ -63,7 +63,6 @@ export async function query(port: number, project: string, sql: string): Promise
 
 /** One query loop; runs until `stop()` is true. */
 export async function queryLoop(nodes: readonly NodeHandle[], ledger: KillLedger, pauseMs: number, stop: () => boolean): Promise<void> {
-  const unavailableSince = new Map<string, number>();
   while (!stop()) {
     const node = pick(nodes.filter((n) => n.up));
     const project = pick(ledger.projects)!;
@@ -82,8 +81,6 @@ export async function queryLoop(nodes: readonly NodeHandle[], ledger: KillLedger
     const at = `${new Date(sentAt).toISOString()} ${node.id} ${project}`;
     if (r.status === 200) {
       ledger.figures.ok++;
-      const since = unavailableSince.get(project);
-      if (since !== undefined) { ledger.longest503Ms = Math.max(ledger.longest503Ms, Date.now() - since); unavailableSince.delete(project); }
       const row = (JSON.parse(r.body) as { result: { n: number; d: number }[] }).result[0]!;
       if (row.n !== row.d) ledger.violate(`${at}: ${row.n} rows but ${row.d} distinct ids (duplicates)`);
       if (row.n < lower) ledger.violate(`${at}: ${row.n} events, fewer than the ${lower} acknowledged before the query`);
@@ -91,9 +88,9 @@ export async function queryLoop(nodes: readonly NodeHandle[], ledger: KillLedger
     } else if (r.status === 503) {
       ledger.figures.unavailable++;
       ledger.unavailable.push({ at: sentAt, node: node.id, project, message: r.body.slice(0, 120) });
-      if (!unavailableSince.has(project)) unavailableSince.set(project, sentAt);
       if (r.retryAfter === null) ledger.violate(`${at}: 503 without Retry-After`);
-      const since = ledger.sinceDisruption(sentAt);
+      // Measured from the answer: a query in flight when a node died gets its 503 after the disruption.
+      const since = ledger.sinceDisruption(Date.now());
       if (since > UNAVAILABLE_LIMIT_MS) ledger.violate(`${at}: 503 ${since} ms after the last disruption: ${r.body.slice(0, 200)}`);
     } else {
       ledger.violate(`${at}: status ${r.status}: ${r.body.slice(0, 300)}`);

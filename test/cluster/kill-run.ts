@@ -20,9 +20,9 @@ const r = await runKillTest({
   settleMs: arg('settle-seconds', 60) * 1000, keepDir: true, log,
 });
 const f = r.ledger.figures;
-log(`batches ${f.batches} (${f.failedBatches} failed), acknowledged events ${f.ackedEvents}, queries ${f.queries} (${f.ok} ok, ${f.unavailable} 503), longest 503 run ${r.ledger.longest503Ms} ms, settled in ${r.settledMs} ms`);
+log(`batches ${f.batches} (${f.failedBatches} failed), acknowledged events ${f.ackedEvents}, queries ${f.queries} (${f.ok} ok, ${f.unavailable} 503), settled in ${r.settledMs} ms`);
 log(`logs: ${r.dir}`);
-for (const d of r.ledger.disruptions) log(`  ${((d.at - t0) / 1000).toFixed(1)} s: ${d.what}`);
+r.ledger.recovery().forEach((x, i) => log(`  ${((r.ledger.disruptions[i]!.at - t0) / 1000).toFixed(1)} s: ${x.what}: ${x.count} 503s, the last sent ${(x.last503Ms / 1000).toFixed(1)} s after it`));
 for (const u of r.ledger.unavailable) log(`  ${((u.at - t0) / 1000).toFixed(1)} s: 503 from ${u.node} for ${u.project}: ${u.message}`);
 for (const v of r.ledger.violations) log(`VIOLATION ${v}`);
 log(r.ledger.violations.length === 0 ? 'PASS' : `FAIL: ${r.ledger.violationCount} violations`);
