@@ -2,7 +2,7 @@
 // pulls bounded by bytes (a pull above 64 MiB gets the client cut off as a slow consumer) with a short
 // expiry (so a dead stream leader stalls it seconds, not a minute), and a "caught up" signal for rebuilds.
 
-import { DeliverPolicy, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
+import { DeliverPolicy, type Consumer, type ConsumerInfo, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import { streamName } from './partition.ts';
 
 export interface PartitionConsumerOptions {
@@ -32,6 +32,7 @@ export class PartitionConsumer {
   /** Bumped whenever a new server-side consumer replaces the previous one. */
   private generation = 0;
   private reopening = false;
+  private current: Consumer | null = null;
   private watching = false;
   private watchdog: NodeJS.Timeout | null = null;
   /** lastSeq at the watchdog's previous look, and when it last moved. */
@@ -83,6 +84,7 @@ export class PartitionConsumer {
   private async open(): Promise<void> {
     const gen = ++this.generation;
     const consumer = await this.js.consumers.get(streamName(this.partition), { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: this.lastSeq + 1 });
+    this.current = consumer;
     const messages = await consumer.consume({ max_bytes: this.opts.maxBytes ?? 8 * 1024 * 1024, expires: this.opts.expiresMs ?? 5000 });
     if (this.stopped || gen !== this.generation) { messages.stop(); return; }
     this.messages = messages;
@@ -147,6 +149,11 @@ export class PartitionConsumer {
 
   get isCaughtUp(): boolean {
     return this.lastSeq >= this.target;
+  }
+
+  /** The server-side consumer in use (where it lives: `cluster.leader`), as last known. */
+  consumerInfo(): Promise<ConsumerInfo | null> {
+    return this.current ? this.current.info(true) : Promise.resolve(null);
   }
 
   /** Resolves true once the message with stream sequence `seq` is applied, false after `timeoutMs` or stop(). */
