@@ -3,6 +3,7 @@
 // hands over), and gives the server a ClusterService to answer with.
 
 import { hostname } from 'node:os';
+import { join } from 'node:path';
 import { jetstream } from '@nats-io/jetstream';
 import { RingqlError } from '../core/errors.ts';
 import { decodeBatch } from '../durable/batch-record.ts';
@@ -14,6 +15,11 @@ import { Membership } from './membership.ts';
 import { partitionOf } from './partition.ts';
 import { PartitionOwner, type PartitionSink } from './partition-owner.ts';
 import { ensureStreams } from './streams.ts';
+import { readSnapshot, restoreSnapshot, takeSnapshot, writeSnapshot } from './partition-snapshot.ts';
+
+/** How often a node writes its local snapshot (and once more when it stops). */
+const SNAPSHOT_EVERY_MS = 30_000;
+export const SNAPSHOT_FILE = 'cluster-snapshot.bin';
 
 export interface ClusterNodeOptions {
   natsUrls: string[];
@@ -28,6 +34,8 @@ export interface ClusterNodeOptions {
   forwardToken: string;
   nowUs: () => number;
   log: (line: string) => void;
+  /** Where the node keeps its local snapshot (RINGQL_STATE_DIR); none: every gained partition replays its stream. */
+  stateDir?: string;
 }
 
 export interface ClusterNode {
@@ -59,6 +67,31 @@ function storeSink(store: Store, service: EngineService, partitions: number, log
   };
 }
 
+/**
+ * Restores the local snapshot into the (empty) store and returns the stream sequences it covers; rows of
+ * partitions it does not cover are dropped. A missing, damaged or mismatched snapshot restores nothing.
+ */
+function loadSnapshot(path: string, o: ClusterNodeOptions, sink: PartitionSink): Map<number, number> {
+  const all = Array.from({ length: o.partitions }, (_, p) => p);
+  try {
+    const snap = readSnapshot(path);
+    if (snap === null) return new Map();
+    if (snap.partitions !== o.partitions) {
+      o.log(`ringql: cluster: the local snapshot was taken with ${snap.partitions} partitions, not ${o.partitions}: not used`);
+      return new Map();
+    }
+    const t0 = performance.now();
+    const events = restoreSnapshot(o.store, snap);
+    sink.drop(all.filter((p) => !snap.covered.has(p)));
+    o.log(`ringql: cluster: local snapshot: ${events} events of partitions ${[...snap.covered.keys()].join(',')} in ${Math.round(performance.now() - t0)} ms`);
+    return snap.covered;
+  } catch (err) {
+    o.log(`ringql: cluster: the local snapshot ${path} was not used: ${err instanceof Error ? err.message : String(err)}`);
+    sink.drop(all);
+    return new Map();
+  }
+}
+
 export async function startClusterNode(o: ClusterNodeOptions): Promise<ClusterNode> {
   const nodeId = o.nodeId ?? `${hostname()}-${o.port}`;
   const { nc, jsm } = await connectJetStream(o.natsUrls, { name: `ringql ${nodeId}` });
@@ -70,16 +103,36 @@ export async function startClusterNode(o: ClusterNodeOptions): Promise<ClusterNo
   }
   const js = jetstream(nc);
   const self = { id: nodeId, url: o.advertiseUrl };
-  const owner = new PartitionOwner(js, jsm, self, o.partitions, storeSink(o.store, o.service, o.partitions, o.log), { log: o.log }, o.log);
+  const sink = storeSink(o.store, o.service, o.partitions, o.log);
+  const owner = new PartitionOwner(js, jsm, self, o.partitions, sink, { log: o.log }, o.log);
+  const snapPath = o.stateDir === undefined ? null : join(o.stateDir, SNAPSHOT_FILE);
+  if (snapPath) owner.resumeFrom(loadSnapshot(snapPath, o, sink));
   const membership = new Membership(nc, self, { replicas: 1 });
   await membership.join();
   membership.onChange((m) => void owner.setMembers(m));
   o.log(`ringql: cluster: node ${nodeId} joined (${o.partitions} partitions, advertised at ${o.advertiseUrl})`);
   const service = new ClusterService(o.service, o.store, owner, js, { selfId: nodeId, forwardToken: o.forwardToken, nowUs: o.nowUs });
+  let writing = false;
+  const snapshot = async (): Promise<void> => {
+    if (!snapPath || writing) return;
+    writing = true;
+    try {
+      const snap = takeSnapshot(o.store, o.partitions, owner.covered());
+      if (snap) await writeSnapshot(snapPath, snap);
+    } catch (err) {
+      o.log(`ringql: cluster: the local snapshot could not be written: ${err instanceof Error ? err.message : String(err)}`);
+    } finally {
+      writing = false;
+    }
+  };
+  const timer = setInterval(() => void snapshot(), SNAPSHOT_EVERY_MS);
+  timer.unref();
   return {
     service,
     nodeId,
     async stop() {
+      clearInterval(timer);
+      await snapshot();
       owner.stop();
       await membership.leave();
       await nc.drain().catch(() => {});

@@ -31,6 +31,8 @@ export class PartitionOwner {
   /** Local queries running per partition: a partition handed over is dropped only once its queries end. */
   private readonly running = new Map<number, number>();
   private drained: (() => void)[] = [];
+  /** Partitions whose rows a local snapshot restored, with the stream sequence they cover (the first change only). */
+  private resume = new Map<number, number>();
   private members: ReadonlyMap<string, MemberInfo> = new Map();
   /** Serialises ownership changes (a change waits for the consumers of the previous one to start). */
   private change: Promise<void> = Promise.resolve();
@@ -47,8 +49,24 @@ export class PartitionOwner {
     return this.change;
   }
 
+  /**
+   * Before the first setMembers: the store already holds these partitions up to these stream sequences
+   * (a local snapshot). The first ownership change resumes the ones it gives this node after them and
+   * drops the rest; later gains rebuild from the start of the stream as usual.
+   */
+  resumeFrom(covered: ReadonlyMap<number, number>): void {
+    this.resume = new Map(covered);
+  }
+
+  /** The stream sequence each held partition has applied (what a snapshot taken now covers). */
+  covered(): Map<number, number> {
+    return new Map([...this.consumers].map(([p, c]) => [p, c.lastSeq]));
+  }
+
   private async apply(members: ReadonlyMap<string, MemberInfo>): Promise<void> {
     this.members = members;
+    const resume = this.resume;
+    this.resume = new Map();
     const ids = [...members.keys()];
     if (!members.has(this.self.id)) ids.push(this.self.id);
     const lost: number[] = [];
@@ -65,12 +83,20 @@ export class PartitionOwner {
       this.sink.drop(lost);
       this.log(`ringql: cluster: ${this.self.id} hands over partitions ${lost.join(',')}`);
     }
+    const stale = [...resume.keys()].filter((p) => !gained.includes(p));
+    if (stale.length) this.sink.drop(stale);
     for (const p of gained) {
       const c = new PartitionConsumer(this.js, this.jsm, p, (payload, seq) => this.sink.apply(p, payload, seq), this.consumerOpts);
       this.consumers.set(p, c);
-      await c.start(1);
+      let from = (resume.get(p) ?? 0) + 1;
+      if (from > 1 && (await this.jsm.streams.info(streamName(p))).state.last_seq < from - 1) {
+        // The stream is not the one the snapshot was taken from (it holds less): forget the snapshot's rows.
+        this.sink.drop([p]);
+        from = 1;
+      }
+      await c.start(from);
       const t0 = performance.now();
-      void c.caughtUp().then(() => this.log(`ringql: cluster: ${this.self.id} rebuilt partition ${p} (${c.lastSeq} messages, ${Math.round(performance.now() - t0)} ms)`));
+      void c.caughtUp().then(() => this.log(`ringql: cluster: ${this.self.id} ${from > 1 ? `resumed partition ${p} from its snapshot at ${from - 1}, then` : `rebuilt partition ${p}`} (${c.lastSeq - from + 1} messages, ${Math.round(performance.now() - t0)} ms)`));
     }
   }
 
