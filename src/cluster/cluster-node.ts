@@ -17,7 +17,7 @@ import { PartitionOwner, type PartitionSink } from './partition-owner.ts';
 import { ensureStreams } from './streams.ts';
 import { readSnapshot, restoreSnapshot, takeSnapshot, writeSnapshot } from './partition-snapshot.ts';
 
-/** How often a node writes its local snapshot (and once more when it stops). */
+/** How often (at least) a node writes its local snapshot, and once more when it stops. */
 const SNAPSHOT_EVERY_MS = 30_000;
 export const SNAPSHOT_FILE = 'cluster-snapshot.bin';
 
@@ -113,9 +113,12 @@ export async function startClusterNode(o: ClusterNodeOptions): Promise<ClusterNo
   o.log(`ringql: cluster: node ${nodeId} joined (${o.partitions} partitions, advertised at ${o.advertiseUrl})`);
   const service = new ClusterService(o.service, o.store, owner, js, { selfId: nodeId, forwardToken: o.forwardToken, nowUs: o.nowUs });
   let writing = false;
-  const snapshot = async (): Promise<void> => {
-    if (!snapPath || writing) return;
+  let timer: NodeJS.Timeout | null = null;
+  /** Writes a snapshot; returns how long it took (0 when none was written). */
+  const snapshot = async (): Promise<number> => {
+    if (!snapPath || writing) return 0;
     writing = true;
+    const t0 = performance.now();
     try {
       const snap = takeSnapshot(o.store, o.partitions, owner.covered());
       if (snap) await writeSnapshot(snapPath, snap);
@@ -124,14 +127,22 @@ export async function startClusterNode(o: ClusterNodeOptions): Promise<ClusterNo
     } finally {
       writing = false;
     }
+    return performance.now() - t0;
   };
-  const timer = setInterval(() => void snapshot(), SNAPSHOT_EVERY_MS);
-  timer.unref();
+  // The whole store is written each time: a store that takes long to write is written less often.
+  let closed = false;
+  const schedule = (afterMs: number): void => {
+    if (closed) return;
+    timer = setTimeout(() => void snapshot().then((ms) => schedule(Math.max(SNAPSHOT_EVERY_MS, 20 * ms))), afterMs);
+    timer.unref();
+  };
+  if (snapPath) schedule(SNAPSHOT_EVERY_MS);
   return {
     service,
     nodeId,
     async stop() {
-      clearInterval(timer);
+      closed = true;
+      if (timer) clearTimeout(timer);
       await snapshot();
       owner.stop();
       await membership.leave();

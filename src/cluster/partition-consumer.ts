@@ -12,6 +12,8 @@ export interface PartitionConsumerOptions {
   expiresMs?: number;
   /** A message apply() refused (not a batch we wrote): reported here and skipped, never a stalled partition. */
   onBadMessage?: (partition: number, seq: number, err: unknown) => void;
+  /** Nothing applied for this long while the stream holds more: the consumer is replaced (default 2 s). */
+  stallMs?: number;
   /** Told of the consumer's trouble (missed heartbeats, recreation after its server died), for the node's log. */
   log?: (line: string) => void;
 }
@@ -34,6 +36,8 @@ export class PartitionConsumer {
   private reopening = false;
   private current: Consumer | null = null;
   private watching = false;
+  /** Consumers replaced since the last progress. */
+  private stalls = 0;
   private watchdog: NodeJS.Timeout | null = null;
   /** lastSeq at the watchdog's previous look, and when it last moved. */
   private watchedSeq = -1;
@@ -53,25 +57,27 @@ export class PartitionConsumer {
     this.lastSeq = fromSeq - 1;
     if (this.lastSeq >= this.target || info.state.messages === 0) this.markCaught();
     await this.open();
-    const expires = this.opts.expiresMs ?? 5000;
-    this.watchdog = setInterval(() => void this.watch(expires).catch(() => { /* the next look asks again */ }), Math.max(250, expires / 2));
+    const stallMs = this.opts.stallMs ?? 2000;
+    this.watchdog = setInterval(() => void this.watch(stallMs).catch(() => { /* the next look asks again */ }), Math.max(100, stallMs / 2));
     this.watchdog.unref();
   }
 
   /**
    * The client does not always notice its consumer is gone: after a reconnect it asks the dead consumer for
-   * its info until that server returns. So when nothing was applied for `expires` while the stream holds
+   * its info until that server returns. So when nothing was applied for `stallMs` while the stream holds
    * more, the consumer is replaced.
    */
-  private async watch(expires: number): Promise<void> {
+  private async watch(stallMs: number): Promise<void> {
     if (this.stopped || this.reopening || this.watching) return;
-    if (this.lastSeq !== this.watchedSeq) { this.watchedSeq = this.lastSeq; this.movedAt = Date.now(); return; }
-    if (Date.now() - this.movedAt < expires) return;
+    if (this.lastSeq !== this.watchedSeq) { this.watchedSeq = this.lastSeq; this.movedAt = Date.now(); this.stalls = 0; return; }
+    // Replacing a consumer that did not help waits twice as long before the next (a slow server, not a dead one).
+    if (Date.now() - this.movedAt < stallMs * 2 ** Math.min(this.stalls, 4)) return;
     const gen = this.generation;
     this.watching = true;
     const info = await this.jsm.streams.info(streamName(this.partition)).finally(() => { this.watching = false; });
+    this.movedAt = Date.now(); // an idle partition is looked at again after another stallMs
     if (info.state.last_seq > this.lastSeq && gen === this.generation && this.lastSeq === this.watchedSeq) {
-      this.movedAt = Date.now();
+      this.stalls++;
       await this.reopen(gen);
     }
   }
