@@ -33,6 +33,7 @@ export class PartitionOwner {
   private drained: (() => void)[] = [];
   /** Partitions whose rows a local snapshot restored, with the stream sequence they cover (the first change only). */
   private resume = new Map<number, number>();
+  private stopped = false;
   private members: ReadonlyMap<string, MemberInfo> = new Map();
   /** Serialises ownership changes (a change waits for the consumers of the previous one to start). */
   private change: Promise<void> = Promise.resolve();
@@ -85,19 +86,29 @@ export class PartitionOwner {
     }
     const stale = [...resume.keys()].filter((p) => !gained.includes(p));
     if (stale.length) this.sink.drop(stale);
-    for (const p of gained) {
-      const c = new PartitionConsumer(this.js, this.jsm, p, (payload, seq) => this.sink.apply(p, payload, seq), this.consumerOpts);
-      this.consumers.set(p, c);
-      let from = (resume.get(p) ?? 0) + 1;
-      if (from > 1 && (await this.jsm.streams.info(streamName(p))).state.last_seq < from - 1) {
-        // The stream is not the one the snapshot was taken from (it holds less): forget the snapshot's rows.
-        this.sink.drop([p]);
-        from = 1;
+    for (const p of gained) await this.gain(p, resume.get(p) ?? 0);
+  }
+
+  /** Starts consuming a gained partition after `covered` (what a snapshot restored), retrying while JetStream elects. */
+  private async gain(p: number, covered: number): Promise<void> {
+    const c = new PartitionConsumer(this.js, this.jsm, p, (payload, seq) => this.sink.apply(p, payload, seq), this.consumerOpts);
+    this.consumers.set(p, c);
+    for (let attempt = 0; !this.stopped; attempt++) {
+      try {
+        if (covered > 0 && (await this.jsm.streams.info(streamName(p))).state.last_seq < covered) {
+          // The stream is not the one the snapshot was taken from (it holds less): forget the snapshot's rows.
+          this.sink.drop([p]);
+          covered = 0;
+        }
+        await c.start(covered + 1);
+        break;
+      } catch (err) {
+        if (attempt % 10 === 0) this.log(`ringql: cluster: partition ${p} cannot start yet: ${err instanceof Error ? err.message : String(err)}`);
+        await new Promise((r) => setTimeout(r, 500));
       }
-      await c.start(from);
-      const t0 = performance.now();
-      void c.caughtUp().then(() => this.log(`ringql: cluster: ${this.self.id} ${from > 1 ? `resumed partition ${p} from its snapshot at ${from - 1}, then` : `rebuilt partition ${p}`} (${c.lastSeq - from + 1} messages, ${Math.round(performance.now() - t0)} ms)`));
     }
+    const t0 = performance.now();
+    void c.caughtUp().then(() => this.log(`ringql: cluster: ${this.self.id} ${covered > 0 ? `resumed partition ${p} from its snapshot at ${covered}, then` : `rebuilt partition ${p}`} (${c.lastSeq - covered} messages, ${Math.round(performance.now() - t0)} ms)`));
   }
 
   /** Where a query for `project` is answered. */
@@ -133,8 +144,8 @@ export class PartitionOwner {
       return { kind: 'behind', partition: p };
     }
     const reached = await c.reached(last, Math.max(0, timeoutMs - (Date.now() - t0)));
-    // Ownership may have moved while waiting: ask again where the project lives.
-    // A consumer replaced while waiting (ownership moved away and back) has not been checked: retry.
+    // Ownership may have moved while waiting (ask again where the project lives); a consumer replaced
+    // meanwhile (the partition moved away and back) was not the one waited on: that query retries.
     return reached && this.consumers.get(p) === c ? this.route(project) : { kind: 'behind', partition: p };
   }
 
@@ -174,6 +185,7 @@ export class PartitionOwner {
   }
 
   stop(): void {
+    this.stopped = true;
     for (const c of this.consumers.values()) c.stop();
     this.consumers.clear();
   }
