@@ -85,7 +85,8 @@ export class PartitionConsumer {
   /**
    * Opens an ordered consumer after lastSeq. Its server-side consumer has one replica: when the server
    * holding it dies, the client keeps asking that consumer for its info and stalls until the server is
-   * back; so at the first missed heartbeat (expires / 2) this consumer is dropped and a new one opened after lastSeq.
+   * back; so when the client reports missed heartbeats (or the watchdog sees no progress) this consumer
+   * is dropped and a new one opened after lastSeq. Messages at or below lastSeq are skipped.
    */
   private async open(): Promise<void> {
     const gen = ++this.generation;
