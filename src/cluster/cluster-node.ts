@@ -104,7 +104,9 @@ export async function startClusterNode(o: ClusterNodeOptions): Promise<ClusterNo
   const js = jetstream(nc);
   const self = { id: nodeId, url: o.advertiseUrl };
   const sink = storeSink(o.store, o.service, o.partitions, o.log);
-  const owner = new PartitionOwner(js, jsm, self, o.partitions, sink, { log: o.log }, o.log);
+  // Consumers are (re)created with a short API timeout: while a stream elects a leader, asking again every
+  // 2 s gets a new consumer sooner after the election than waiting out 5 s timeouts.
+  const owner = new PartitionOwner(jetstream(nc, { timeout: 2000 }), jsm, self, o.partitions, sink, { log: o.log }, o.log);
   const snapPath = o.stateDir === undefined ? null : join(o.stateDir, SNAPSHOT_FILE);
   if (snapPath) owner.resumeFrom(loadSnapshot(snapPath, o, sink));
   const membership = new Membership(nc, self, { replicas: 1 });

@@ -71,7 +71,7 @@ export class PartitionConsumer {
     if (this.stopped || this.reopening || this.watching) return;
     if (this.lastSeq !== this.watchedSeq) { this.watchedSeq = this.lastSeq; this.movedAt = Date.now(); this.stalls = 0; return; }
     // Replacing a consumer that did not help waits twice as long before the next (a slow server, not a dead one).
-    if (Date.now() - this.movedAt < stallMs * 2 ** Math.min(this.stalls, 4)) return;
+    if (Date.now() - this.movedAt < stallMs * 2 ** Math.min(this.stalls, 2)) return;
     const gen = this.generation;
     this.watching = true;
     const info = await this.jsm.streams.info(streamName(this.partition)).finally(() => { this.watching = false; });
