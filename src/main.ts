@@ -82,7 +82,7 @@ async function mainCluster(cfg: Config, cluster: ClusterConfig, store: Store, se
   const node = await startClusterNode({
     natsUrls: cluster.natsUrls, partitions: cluster.partitions, nodeId: cluster.nodeId, port: cfg.server.port,
     advertiseUrl: cluster.advertiseUrl ?? `http://${hostInUrl}:${cfg.server.port}`,
-    store, service, retentionUs: store.config.retentionUs, forwardToken: forward.token, nowUs: nowMicros, log,
+    store, service, retentionUs: store.config.retentionUs, forwardToken: forward.token, nowUs: nowMicros, log, stateDir: cfg.server.stateDir,
   });
   const server = await serve(cfg, node.service, log);
   process.stdout.write(`ringql listening on http://${hostInUrl}:${server.port}\ncluster node: ${node.nodeId}\n`);

@@ -3,6 +3,7 @@
 // hands over), serves the endpoint bucket and its figures to peers, and gives the server a ClusterService.
 
 import { hostname } from 'node:os';
+import { join } from 'node:path';
 import { jetstream } from '@nats-io/jetstream';
 import { RingqlError } from '../core/errors.ts';
 import { decodeBatch } from '../durable/batch-record.ts';
@@ -17,6 +18,11 @@ import { ensureStreams } from './streams.ts';
 import { EndpointBucket } from './endpoint-bucket.ts';
 import { localReport } from './node-report.ts';
 import { PeerReports } from './peer-reports.ts';
+import { readSnapshot, restoreSnapshot, takeSnapshot, writeSnapshot } from './partition-snapshot.ts';
+
+/** How often (at least) a node writes its local snapshot, and once more when it stops. */
+const SNAPSHOT_EVERY_MS = 30_000;
+export const SNAPSHOT_FILE = 'cluster-snapshot.bin';
 
 export interface ClusterNodeOptions {
   natsUrls: string[];
@@ -33,6 +39,8 @@ export interface ClusterNodeOptions {
   log: (line: string) => void;
   /** How long /api/sources and /health wait for another node's figures (default 1 s). */
   peerTimeoutMs?: number;
+  /** Where the node keeps its local snapshot (RINGQL_STATE_DIR); none: every gained partition replays its stream. */
+  stateDir?: string;
 }
 
 export interface ClusterNode {
@@ -64,6 +72,31 @@ function storeSink(store: Store, service: EngineService, partitions: number, log
   };
 }
 
+/**
+ * Restores the local snapshot into the (empty) store and returns the stream sequences it covers; rows of
+ * partitions it does not cover are dropped. A missing, damaged or mismatched snapshot restores nothing.
+ */
+function loadSnapshot(path: string, o: ClusterNodeOptions, sink: PartitionSink): Map<number, number> {
+  const all = Array.from({ length: o.partitions }, (_, p) => p);
+  try {
+    const snap = readSnapshot(path);
+    if (snap === null) return new Map();
+    if (snap.partitions !== o.partitions) {
+      o.log(`ringql: cluster: the local snapshot was taken with ${snap.partitions} partitions, not ${o.partitions}: not used`);
+      return new Map();
+    }
+    const t0 = performance.now();
+    const events = restoreSnapshot(o.store, snap);
+    sink.drop(all.filter((p) => !snap.covered.has(p)));
+    o.log(`ringql: cluster: local snapshot: ${events} events of partitions ${[...snap.covered.keys()].join(',')} in ${Math.round(performance.now() - t0)} ms`);
+    return snap.covered;
+  } catch (err) {
+    o.log(`ringql: cluster: the local snapshot ${path} was not used: ${err instanceof Error ? err.message : String(err)}`);
+    sink.drop(all);
+    return new Map();
+  }
+}
+
 export async function startClusterNode(o: ClusterNodeOptions): Promise<ClusterNode> {
   const nodeId = o.nodeId ?? `${hostname()}-${o.port}`;
   const { nc, jsm } = await connectJetStream(o.natsUrls, { name: `ringql ${nodeId}` });
@@ -77,7 +110,12 @@ export async function startClusterNode(o: ClusterNodeOptions): Promise<ClusterNo
   }
   const js = jetstream(nc);
   const self = { id: nodeId, url: o.advertiseUrl };
-  const owner = new PartitionOwner(js, jsm, self, o.partitions, storeSink(o.store, o.service, o.partitions, o.log), {}, o.log);
+  const sink = storeSink(o.store, o.service, o.partitions, o.log);
+  // Consumers are (re)created with a short API timeout: while a stream elects a leader, asking again every
+  // 2 s gets a new consumer sooner after the election than waiting out 5 s timeouts.
+  const owner = new PartitionOwner(jetstream(nc, { timeout: 2000 }), jsm, self, o.partitions, sink, { log: o.log }, o.log);
+  const snapPath = o.stateDir === undefined ? null : join(o.stateDir, SNAPSHOT_FILE);
+  if (snapPath) owner.resumeFrom(loadSnapshot(snapPath, o, sink));
   const membership = new Membership(nc, self, { replicas: 1 });
   await membership.join();
   membership.onChange((m) => void owner.setMembers(m));
@@ -87,12 +125,40 @@ export async function startClusterNode(o: ClusterNodeOptions): Promise<ClusterNo
   reports.serve();
   o.log(`ringql: cluster: node ${nodeId} joined (${o.partitions} partitions, advertised at ${o.advertiseUrl})`);
   const service = new ClusterService(o.service, owner, js, { selfId: nodeId, forwardToken: o.forwardToken, nowUs: o.nowUs, endpoints, reports });
+  let writing = false;
+  let timer: NodeJS.Timeout | null = null;
+  /** Writes a snapshot; returns how long it took (0 when none was written). */
+  const snapshot = async (): Promise<number> => {
+    if (!snapPath || writing) return 0;
+    writing = true;
+    const t0 = performance.now();
+    try {
+      const snap = takeSnapshot(o.store, o.partitions, owner.covered());
+      if (snap) await writeSnapshot(snapPath, snap);
+    } catch (err) {
+      o.log(`ringql: cluster: the local snapshot could not be written: ${err instanceof Error ? err.message : String(err)}`);
+    } finally {
+      writing = false;
+    }
+    return performance.now() - t0;
+  };
+  // The whole store is written each time: a store that takes long to write is written less often.
+  let closed = false;
+  const schedule = (afterMs: number): void => {
+    if (closed) return;
+    timer = setTimeout(() => void snapshot().then((ms) => schedule(Math.max(SNAPSHOT_EVERY_MS, 20 * ms))), afterMs);
+    timer.unref();
+  };
+  if (snapPath) schedule(SNAPSHOT_EVERY_MS);
   return {
     service,
     nodeId,
     async stop() {
       reports.stop();
       endpoints.stop();
+      closed = true;
+      if (timer) clearTimeout(timer);
+      await snapshot();
       owner.stop();
       await membership.leave();
       await nc.drain().catch(() => {});

@@ -24,6 +24,8 @@ export interface ClusterServiceOptions {
   forwardToken: string;
   nowUs: () => number;
   publish?: PublishOptions;
+  /** How long a query waits for its partition to apply what was acknowledged before it (default 5 s; then 503). */
+  readBarrierMs?: number;
   /** Per forwarded request (default 30 s). */
   forwardTimeoutMs?: number;
   /** The endpoint bucket: created endpoints are managed through it (absent: this node's service alone). */
@@ -48,12 +50,15 @@ export class ClusterService implements QueryService {
     if (project === undefined) {
       throw new RingqlError('missing_parameter', 'In cluster mode a query names its project (the parameter `project`): data is partitioned by project', { param: 'project' });
     }
-    const route = this.owner.route(project);
-    if (route.kind === 'local') return this.local.run(req);
+    let route = this.owner.route(project);
+    if (route.kind === 'local') route = await this.owner.readBarrier(project, this.opts.readBarrierMs ?? 5000);
+    if (route.kind === 'local') {
+      const r = await this.owner.runLocal(project, () => this.local.run(req));
+      if (r.value) return r.value;
+      route = r.route;
+    }
     if (route.kind === 'remote' && req.forwardedBy === undefined) return this.forward(route.member.url, req);
-    throw new RingqlError('overloaded', route.kind === 'rebuilding'
-      ? `The partition holding project ${project.slice(0, 200)} is being rebuilt on this node; retry shortly`
-      : 'No node owns this project right now (the cluster is changing); retry shortly', { retry_after: 2 });
+    throw new RingqlError('overloaded', unavailableMessage(route.kind, project), { retry_after: 2 });
   }
 
   private async forward(base: string, req: RunRequest): Promise<RunResponse> {
@@ -168,6 +173,13 @@ export class ClusterService implements QueryService {
       },
     };
   }
+}
+
+function unavailableMessage(kind: string, project: string): string {
+  const p = project.slice(0, 200);
+  if (kind === 'rebuilding') return `The partition holding project ${p} is being rebuilt on this node; retry shortly`;
+  if (kind === 'behind') return `The partition holding project ${p} has not yet applied every event its log acknowledged (the log may be electing a leader); retry shortly`;
+  return 'No node owns this project right now (the cluster is changing); retry shortly';
 }
 
 /** The owner's error answer, as the same RingqlError (so this node answers the same status and body). */

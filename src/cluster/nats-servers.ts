@@ -14,8 +14,8 @@ export interface NatsServerHandle {
   process: ChildProcess | null;
   /** Starts the server again after kill() (same config and store). */
   start(): Promise<void>;
-  /** SIGKILL, as a crash. */
-  kill(): void;
+  /** SIGKILL, as a crash; resolves once the process is gone (its ports and store are free to start() again). */
+  kill(): Promise<void>;
 }
 
 export interface NatsCluster {
@@ -96,9 +96,13 @@ export async function startNatsCluster(opts: { dir: string; basePort?: number; s
           await new Promise((r) => setTimeout(r, 50));
         }
       },
-      kill() {
-        h.process?.kill('SIGKILL');
+      async kill() {
+        const p = h.process;
         h.process = null;
+        if (!p || p.exitCode !== null || p.signalCode !== null) return;
+        const gone = new Promise<void>((r) => p.once('exit', () => r()));
+        p.kill('SIGKILL');
+        await gone;
       },
     };
     servers.push(h);
