@@ -3,15 +3,14 @@
 // the cached maximum rate, and resident-memory growth of a streamed NDJSON/CSV answer. Writes
 // bench/RESULTS-serving.md.   Run: node --import tsx bench/serving-bench.ts [seconds]
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateEvents } from '../src/gen/generate.ts';
 import { freePort } from './http-bench.ts';
 import { ensureWrk, luaScript, wrk, type WrkFigure } from './serving-load.ts';
+import { api, startPinned, startRingqlPinned, TOKEN } from './serving-server.ts';
 
-const TOKEN = 'bench-token';
 const SECONDS = Number(process.argv[2] ?? 8);
 const EVENTS = 100_000;
 /** Enough for 10 000 edge rows (about a third of the demo events are edge events). */
@@ -20,38 +19,6 @@ const CONNECTIONS = 32;
 const root = new URL('..', import.meta.url).pathname;
 const tmp = mkdtempSync(join(tmpdir(), 'ringql-serving-'));
 const say = (s: string): void => void process.stderr.write(`serving bench: ${s}\n`);
-
-async function startPinned(args: string[], env: Record<string, string>, ready: RegExp): Promise<ChildProcess> {
-  const child = spawn('taskset', ['-c', '0', process.execPath, '--import', 'tsx', ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    const on = (d: Buffer): void => { out += d.toString(); if (ready.test(out)) resolve(); };
-    child.stdout!.on('data', on);
-    child.stderr!.on('data', on);
-    child.once('exit', (c) => reject(new Error(`${args[0]} exited (${c}):\n${out.slice(-2000)}`)));
-  });
-  return child;
-}
-
-async function api(base: string, path: string, init: RequestInit = {}): Promise<{ status: number; body: Buffer; headers: Headers }> {
-  const r = await fetch(base + path, { ...init, headers: { 'X-API-KEY': TOKEN, 'Content-Type': 'application/json', ...(init.headers as Record<string, string> | undefined) } });
-  return { status: r.status, body: Buffer.from(await r.arrayBuffer()), headers: r.headers };
-}
-
-async function ingest(base: string, events: number): Promise<void> {
-  const batches = new Map<string, unknown[]>();
-  const send = async (source: string, batch: unknown[]): Promise<void> => {
-    const r = await api(base, `/api/logs?source_name=${encodeURIComponent(source)}`, { method: 'POST', body: JSON.stringify(batch) });
-    if (r.status !== 200) throw new Error(`ingest ${r.status}: ${r.body.toString().slice(0, 200)}`);
-  };
-  for (const { source, event } of generateEvents({ events, projects: 5, days: 7, seed: 42, endUs: Date.now() * 1000 })) {
-    let b = batches.get(source);
-    if (!b) batches.set(source, (b = []));
-    b.push(event);
-    if (b.length >= 1000) await send(source, b.splice(0));
-  }
-  for (const [source, b] of batches) if (b.length) await send(source, b);
-}
 
 /** Raw uWS on core 0 answering every GET with `body`; measured with the same wrk settings as ringql. */
 async function rawFigure(body: Buffer, path: string, script?: string): Promise<WrkFigure> {
@@ -76,14 +43,8 @@ async function rssGrowth(pid: number, base: string, path: string, accept: string
   return { growthMiB: (kib('VmHWM') - before) / 1024, bodyMiB: r.body.length / 2 ** 20, streamed: r.headers.get('content-length') === null };
 }
 
-/** A ringql server on core 0 holding `events` demo events, ingested over HTTP. */
 async function startServer(events: number): Promise<{ server: ChildProcess; base: string }> {
-  const port = await freePort();
-  say(`starting ringql on core 0 (port ${port}), ${events} events`);
-  const server = await startPinned(['src/main.ts'], { PORT: String(port), HOST: '127.0.0.1', RINGQL_DEMO: '0', RINGQL_ACCESS_TOKENS: TOKEN, RINGQL_STATE_DIR: join(tmp, `state-${port}`) }, /ringql listening on/);
-  const base = `http://127.0.0.1:${port}`;
-  await ingest(base, events);
-  return { server, base };
+  return startRingqlPinned(tmp, events);
 }
 
 /** The growth of one answer, each in a fresh server (memory a previous answer freed would hide it). */
