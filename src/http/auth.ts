@@ -47,9 +47,10 @@ export function parseAccessTokens(value: string | undefined, varName = 'RINGQL_A
 
 /** The first token present: `Authorization: Bearer`, then `X-API-KEY`, then `api_key` in the query. */
 export function presentedToken(authorization: string, apiKey: string, query: Map<string, string>): string | null {
-  const m = /^\s*bearer\s+(\S+)\s*$/i.exec(authorization);
+  const m = authorization === '' ? null : /^\s*bearer\s+(\S+)\s*$/i.exec(authorization);
   if (m) return m[1]!;
-  if (apiKey.trim() !== '') return apiKey.trim();
+  const key = apiKey === '' ? '' : apiKey.trim();
+  if (key !== '') return key;
   const q = query.get('api_key');
   return q ? q : null;
 }
