@@ -36,15 +36,37 @@ function percentile(sorted: Float64Array, p: number): number {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]! : NaN;
 }
 
-/** Length of the first complete response in `buf` (head with Content-Length, then body), or -1. */
+const HEAD_END = Buffer.from('\r\n\r\n');
+const LENGTH = Buffer.from('\r\ncontent-length:');
+/** How uWS spells it: found by the native indexOf; any other spelling by the caseless scan. */
+const UWS_LENGTH = Buffer.from('\r\nContent-Length:');
+
+/**
+ * Length and status of the first complete response in `buf` (head with Content-Length, then body),
+ * or null while it is incomplete; read from the bytes without decoding the head to a string.
+ */
 function responseLength(buf: Buffer): { length: number; status: number } | null {
-  const end = buf.indexOf('\r\n\r\n');
+  const end = buf.indexOf(HEAD_END);
   if (end < 0) return null;
-  const head = buf.toString('latin1', 0, end);
-  const m = /\r\ncontent-length:\s*(\d+)/i.exec(head);
-  if (!m) throw new Error(`open loop: an answer without Content-Length: ${head.slice(0, 200)}`);
-  const length = end + 4 + Number(m[1]);
-  return buf.length >= length ? { length, status: Number(head.slice(9, 12)) } : null;
+  let at = buf.indexOf(UWS_LENGTH);
+  if (at < 0 || at > end) at = indexOfCaseless(buf, LENGTH, end);
+  if (at < 0) throw new Error(`open loop: an answer without Content-Length: ${buf.toString('latin1', 0, Math.min(end, 200))}`);
+  at += LENGTH.length;
+  while (buf[at] === 32) at++;
+  let n = 0;
+  for (let c = buf[at]!; c >= 48 && c <= 57; c = buf[++at]!) n = n * 10 + (c - 48);
+  const length = end + 4 + n;
+  if (buf.length < length) return null;
+  return { length, status: (buf[9]! - 48) * 100 + (buf[10]! - 48) * 10 + (buf[11]! - 48) };
+}
+
+/** Index of `needle` (lower case) in buf[0, limit), comparing ASCII letters without case, or -1. */
+function indexOfCaseless(buf: Buffer, needle: Buffer, limit: number): number {
+  outer: for (let i = 0; i + needle.length <= limit; i++) {
+    for (let j = 0; j < needle.length; j++) if ((buf[i + j]! | 0x20) !== (needle[j]! | 0x20)) continue outer;
+    return i;
+  }
+  return -1;
 }
 
 export async function openLoop(url: string, rate: number, seconds: number, connections: number, token: string): Promise<OpenLoopFigure> {
