@@ -1,9 +1,12 @@
-// ByteChunks (issue 18, CSV streaming memory): the bytes it hands over are exactly the UTF-8 of what
-// was written, across chunk boundaries, oversized pieces and reused chunks after take().
+// ByteChunks (issue 18, streaming memory): the bytes it hands over are exactly the UTF-8 of what was
+// written, across chunk boundaries, oversized pieces and reused chunks; JSON/NDJSON value rows through it.
 
 import { describe, expect, it } from 'vitest';
 import { BodyWriter } from '../../src/exec/body-writer.ts';
 import { BYTE_CHUNK, ByteChunks } from '../../src/exec/sinks/byte-chunks.ts';
+import { JsonSink } from '../../src/exec/sinks/json-sink.ts';
+import type { Value } from '../../src/core/values.ts';
+import { NdjsonSink } from '../../src/exec/sinks/ndjson-sink.ts';
 
 /** Pieces of ASCII, accented letters (2 bytes), CJK (3 bytes) and an emoji (a surrogate pair, 4 bytes). */
 function piece(i: number): string {
@@ -51,5 +54,30 @@ describe('ByteChunks', () => {
     bytes.write('caf\u00e9');
     expect(bytes.pending).toBe(5);
     expect(out.pending).toBe(0);
+  });
+});
+
+describe('JSON and NDJSON rows made from values, through ByteChunks', () => {
+  const cols = [{ name: 'id', timestamp: false }, { name: 'msg', timestamp: false }, { name: 'meta', timestamp: false }];
+  const rows: Value[][] = Array.from({ length: 5_000 }, (_, i) => [`id-${i}`, i % 3 === 0 ? null : `caf\u00e9 \u65e5\u672c ${'x'.repeat(i % 50)}`, { n: i, nested: [i, 'a"b'] }]);
+  const asObject = (r: Value[]) => ({ id: r[0], msg: r[1], meta: r[2] });
+
+  it('the JSON body is the JSON text of {result: rows}, whole', () => {
+    const sink = new JsonSink();
+    sink.begin(cols);
+    for (const r of rows) sink.row(r);
+    expect(sink.finish().toString('utf8')).toBe(JSON.stringify({ result: rows.map(asObject) }));
+  });
+
+  it('NDJSON taken in pieces joins to one JSON line per row', () => {
+    const sink = new NdjsonSink();
+    sink.begin(cols);
+    const pieces: Buffer[] = [];
+    rows.forEach((r, i) => {
+      sink.row(r);
+      if (i % 1_000 === 999) pieces.push(sink.take());
+    });
+    pieces.push(sink.finish());
+    expect(Buffer.concat(pieces).toString('utf8')).toBe(rows.map((r) => JSON.stringify(asObject(r)) + '\n').join(''));
   });
 });

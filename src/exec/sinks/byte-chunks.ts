@@ -1,10 +1,12 @@
 // Text encoded to UTF-8 as it is written, into chunk Buffers handed to a BodyWriter a chunk at a time;
-// after a take() the chunks are reused, so a streamed body holds at most one chunk's worth of them.
+// after a take() the chunks are reused, so a streamed body holds at most one take's worth of them.
 
 import type { BodyWriter } from '../body-writer.ts';
 
-/** Bytes per chunk; a piece that might not fit in an empty chunk goes to the writer as text. */
+/** Largest chunk; a piece that might not fit in one goes to the writer as text. */
 export const BYTE_CHUNK = 64 * 1024;
+/** The first chunk of a body: small answers (most cached ones) take no 64 KiB allocation; each next one doubles. */
+const FIRST_CHUNK = 1024;
 
 export class ByteChunks {
   /** Chunks whose bytes the writer holds (as views) until the next take(). */
@@ -12,6 +14,7 @@ export class ByteChunks {
   private readonly free: Buffer[] = [];
   private cur: Buffer | null = null;
   private at = 0;
+  private nextSize = FIRST_CHUNK;
 
   constructor(private readonly out: BodyWriter) {}
 
@@ -23,9 +26,9 @@ export class ByteChunks {
       this.out.write(s);
       return;
     }
-    if (this.cur === null || this.at + most > BYTE_CHUNK) {
+    if (this.cur === null || this.at + most > this.cur.length) {
       this.flush();
-      this.cur = this.free.pop() ?? Buffer.allocUnsafeSlow(BYTE_CHUNK);
+      this.cur = this.chunk(most);
     }
     this.at += this.cur.write(s, this.at, 'utf8');
   }
@@ -49,7 +52,18 @@ export class ByteChunks {
     return this.out.finish();
   }
 
-  private flush(): void {
+  /** A free chunk that holds `most` bytes, else a new one of the next size. */
+  private chunk(most: number): Buffer {
+    const free = this.free.pop();
+    if (free !== undefined && free.length >= most) return free;
+    if (free !== undefined) this.free.push(free);
+    const size = Math.max(this.nextSize, most);
+    this.nextSize = Math.min(BYTE_CHUNK, size * 2);
+    return Buffer.allocUnsafeSlow(size);
+  }
+
+  /** Hands the current chunk's bytes to the writer (before the caller writes to it directly). */
+  flush(): void {
     const cur = this.cur;
     if (cur === null) return;
     if (this.at > 0) {
