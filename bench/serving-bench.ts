@@ -1,18 +1,19 @@
 // The serving bench of issue 18: ringql (pinned to core 0) against raw uWebSockets.js serving the same
 // bytes (also core 0), wrk on core 1; cached usage.api-counts, logs.all computed per request, p99 at half
-// the cached maximum rate, and resident-memory growth of a streamed NDJSON/CSV answer. Writes
-// bench/RESULTS-serving.md.   Run: node --import tsx bench/serving-bench.ts [seconds]
+// the cached maximum rate (open loop), over several rounds, and resident-memory growth of a streamed
+// NDJSON/CSV answer. Writes bench/RESULTS-serving.md.   Run: node --import tsx bench/serving-bench.ts [seconds] [rounds]
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateEvents } from '../src/gen/generate.ts';
 import { freePort } from './http-bench.ts';
-import { ensureWrk, luaScript, wrk, type WrkFigure } from './serving-load.ts';
+import type { OpenLoopFigure } from './open-loop.ts';
+import { ensureWrk, luaScript, openLoopRun, wrk, type WrkFigure } from './serving-load.ts';
+import { api, startPinned, startRingqlPinned, TOKEN } from './serving-server.ts';
 
-const TOKEN = 'bench-token';
 const SECONDS = Number(process.argv[2] ?? 8);
+const ROUNDS = Number(process.argv[3] ?? 3);
 const EVENTS = 100_000;
 /** Enough for 10 000 edge rows (about a third of the demo events are edge events). */
 const MEMORY_EVENTS = 40_000;
@@ -21,49 +22,13 @@ const root = new URL('..', import.meta.url).pathname;
 const tmp = mkdtempSync(join(tmpdir(), 'ringql-serving-'));
 const say = (s: string): void => void process.stderr.write(`serving bench: ${s}\n`);
 
-async function startPinned(args: string[], env: Record<string, string>, ready: RegExp): Promise<ChildProcess> {
-  const child = spawn('taskset', ['-c', '0', process.execPath, '--import', 'tsx', ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    const on = (d: Buffer): void => { out += d.toString(); if (ready.test(out)) resolve(); };
-    child.stdout!.on('data', on);
-    child.stderr!.on('data', on);
-    child.once('exit', (c) => reject(new Error(`${args[0]} exited (${c}):\n${out.slice(-2000)}`)));
-  });
-  return child;
-}
-
-async function api(base: string, path: string, init: RequestInit = {}): Promise<{ status: number; body: Buffer; headers: Headers }> {
-  const r = await fetch(base + path, { ...init, headers: { 'X-API-KEY': TOKEN, 'Content-Type': 'application/json', ...(init.headers as Record<string, string> | undefined) } });
-  return { status: r.status, body: Buffer.from(await r.arrayBuffer()), headers: r.headers };
-}
-
-async function ingest(base: string, events: number): Promise<void> {
-  const batches = new Map<string, unknown[]>();
-  const send = async (source: string, batch: unknown[]): Promise<void> => {
-    const r = await api(base, `/api/logs?source_name=${encodeURIComponent(source)}`, { method: 'POST', body: JSON.stringify(batch) });
-    if (r.status !== 200) throw new Error(`ingest ${r.status}: ${r.body.toString().slice(0, 200)}`);
-  };
-  for (const { source, event } of generateEvents({ events, projects: 5, days: 7, seed: 42, endUs: Date.now() * 1000 })) {
-    let b = batches.get(source);
-    if (!b) batches.set(source, (b = []));
-    b.push(event);
-    if (b.length >= 1000) await send(source, b.splice(0));
-  }
-  for (const [source, b] of batches) if (b.length) await send(source, b);
-}
-
-/** Raw uWS on core 0 answering every GET with `body`; measured with the same wrk settings as ringql. */
-async function rawFigure(body: Buffer, path: string, script?: string): Promise<WrkFigure> {
+/** Raw uWS on core 0 answering every GET with `body` (the bytes ringql sent for the same request). */
+async function startRaw(body: Buffer): Promise<{ raw: ChildProcess; base: string }> {
   const port = await freePort();
   const file = join(tmp, `raw-${port}.bin`);
   writeFileSync(file, body);
   const raw = await startPinned(['bench/raw-uws-server.ts', String(port), file], {}, /raw uWS listening/);
-  try {
-    return await wrk(`http://127.0.0.1:${port}${path}`, { seconds: SECONDS, connections: CONNECTIONS, core: 1, token: TOKEN, serverPid: raw.pid!, ...(script ? { script } : {}) });
-  } finally {
-    raw.kill('SIGKILL');
-  }
+  return { raw, base: `http://127.0.0.1:${port}` };
 }
 
 /** Peak resident growth of the server (VmHWM after minus VmRSS before, the peak reset first) while one answer is read. */
@@ -76,14 +41,8 @@ async function rssGrowth(pid: number, base: string, path: string, accept: string
   return { growthMiB: (kib('VmHWM') - before) / 1024, bodyMiB: r.body.length / 2 ** 20, streamed: r.headers.get('content-length') === null };
 }
 
-/** A ringql server on core 0 holding `events` demo events, ingested over HTTP. */
 async function startServer(events: number): Promise<{ server: ChildProcess; base: string }> {
-  const port = await freePort();
-  say(`starting ringql on core 0 (port ${port}), ${events} events`);
-  const server = await startPinned(['src/main.ts'], { PORT: String(port), HOST: '127.0.0.1', RINGQL_DEMO: '0', RINGQL_ACCESS_TOKENS: TOKEN, RINGQL_STATE_DIR: join(tmp, `state-${port}`) }, /ringql listening on/);
-  const base = `http://127.0.0.1:${port}`;
-  await ingest(base, events);
-  return { server, base };
+  return startRingqlPinned(tmp, events);
 }
 
 /** The growth of one answer, each in a fresh server (memory a previous answer freed would hide it). */
@@ -98,10 +57,21 @@ async function memoryRun(endpoint: { name: string; cache_duration_seconds: numbe
   }
 }
 
+/** One round: each request against ringql then raw uWS with the same wrk settings, then the open-loop p99. */
+interface Round {
+  cached: WrkFigure;
+  cachedRaw: WrkFigure;
+  logs: WrkFigure;
+  logsRaw: WrkFigure;
+  half: OpenLoopFigure & { serverCpu: number };
+  target: number;
+}
+
 async function main(): Promise<void> {
   await ensureWrk();
   const { server, base } = await startServer(EVENTS);
   const lines: string[] = [];
+  const raws: ChildProcess[] = [];
   try {
     const project = 'default';
     const cached = `/api/endpoints/query/usage.api-counts?interval=hourly&project=${project}`;
@@ -110,16 +80,27 @@ async function main(): Promise<void> {
     const c = await api(base, cached);
     const l = await api(base, logs);
     if (c.status !== 200 || l.status !== 200 || l.body.length < 1000) throw new Error(`warm-up answered ${c.status}/${l.status} (${l.body.length} B)`);
-    say(`cached usage.api-counts: ${c.body.length} B, X-Cache ${c.headers.get('x-cache')}/${c.headers.get('x-cache-kind')}`);
-    const fig = { cached: await wrk(base + cached, { seconds: SECONDS, connections: CONNECTIONS, core: 1, token: TOKEN, serverPid: server.pid! }), cachedRaw: await rawFigure(c.body, cached) };
+    say(`cached usage.api-counts: ${c.body.length} B, X-Cache ${c.headers.get('x-cache')}/${c.headers.get('x-cache-kind')}; logs.all ${l.body.length} B`);
+    const rawCached = await startRaw(c.body);
+    const rawLogs = await startRaw(l.body);
+    raws.push(rawCached.raw, rawLogs.raw);
     const rotate = luaScript(tmp, { rotate: { param: 'iso_timestamp_start' } });
-    say(`logs.all rotating iso_timestamp_start: ${l.body.length} B`);
-    const logsFig = await wrk(base + logs, { seconds: SECONDS, connections: CONNECTIONS, core: 1, token: TOKEN, serverPid: server.pid!, script: rotate });
-    const logsRaw = await rawFigure(l.body, logs, rotate);
-    // Half the cached maximum: each of 16 connections waits 16 / (rate / 2) s between requests.
-    const target = fig.cached.reqPerSec / 2;
-    const delay = luaScript(tmp, { delayMs: (16 * 1000) / target });
-    const half = await wrk(base + cached, { seconds: SECONDS, connections: 16, core: 1, token: TOKEN, serverPid: server.pid!, script: delay });
+    const load = (url: string, pid: number, script?: string): Promise<WrkFigure> =>
+      wrk(url, { seconds: SECONDS, connections: CONNECTIONS, core: 1, token: TOKEN, serverPid: pid, ...(script ? { script } : {}) });
+    const rounds: Round[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      say(`round ${i + 1} of ${ROUNDS}`);
+      const r = {
+        cached: await load(base + cached, server.pid!),
+        cachedRaw: await load(rawCached.base + cached, rawCached.raw.pid!),
+        logs: await load(base + logs, server.pid!, rotate),
+        logsRaw: await load(rawLogs.base + logs, rawLogs.raw.pid!, rotate),
+      };
+      // Half of this round's cached maximum, open loop (bench/open-loop.ts), on wrk's core.
+      const target = Math.round(r.cached.reqPerSec / 2);
+      const half = await openLoopRun(base + cached, { rate: target, seconds: SECONDS, connections: 16, core: 1, token: TOKEN, serverPid: server.pid! });
+      rounds.push({ ...r, half, target });
+    }
     server.kill('SIGTERM');
     const streamed = { name: 'bench.stream', cache_duration_seconds: 0 };
     const mem = {
@@ -127,9 +108,10 @@ async function main(): Promise<void> {
       csv: await memoryRun(streamed, 'text/csv'),
       whole: await memoryRun({ name: 'bench.whole', cache_duration_seconds: 60 }, 'application/x-ndjson'),
     };
-    lines.push(...report(fig.cached, fig.cachedRaw, logsFig, logsRaw, half, target, mem, c.body.length, l.body.length));
+    lines.push(...report(rounds, mem, c.body.length, l.body.length));
   } finally {
     server.kill('SIGTERM');
+    for (const r of raws) r.kill('SIGKILL');
   }
   const out = join(root, 'bench', 'RESULTS-serving.md');
   writeFileSync(out, lines.join('\n') + '\n');
@@ -139,26 +121,49 @@ async function main(): Promise<void> {
 
 type Mem = Record<'ndjson' | 'csv' | 'whole', { growthMiB: number; bodyMiB: number; streamed: boolean }>;
 
-function report(cached: WrkFigure, cachedRaw: WrkFigure, logs: WrkFigure, logsRaw: WrkFigure, half: WrkFigure, target: number, mem: Mem, cachedBytes: number, logsBytes: number): string[] {
-  const f = (n: number, d = 0): string => n.toFixed(d);
-  // CPU µs per request: what each server spent, whatever share of its core the machine left it.
-  const us = (x: WrkFigure): number => (x.serverCpu * 1e6) / x.reqPerSec;
-  const row = (name: string, bytes: number, a: WrkFigure, b: WrkFigure): string =>
-    `| ${name} | ${bytes} B | ${f(a.reqPerSec)} | ${f(a.p50ms, 2)} / ${f(a.p99ms, 2)} ms | ${f(a.serverCpu, 2)} / ${f(a.wrkCpu, 2)} | ${f(us(a), 1)} | ${f(b.reqPerSec)} | ${f(b.serverCpu, 2)} / ${f(b.wrkCpu, 2)} | ${f(us(b), 1)} | **${f(a.reqPerSec / b.reqPerSec, 3)}** | ${f(us(b) / us(a), 3)} |`;
+const f = (n: number, d = 0): string => n.toFixed(d);
+/** CPU µs per request: what a server spent, whatever share of its core the machine left it. */
+const us = (x: WrkFigure): number => (x.serverCpu * 1e6) / x.reqPerSec;
+/** Median and range of a list, as `median (min–max)`. */
+function spread(xs: number[], d: number): string {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+  return `${f(mid, d)} (${f(s[0]!, d)}–${f(s[s.length - 1]!, d)})`;
+}
+
+function report(rounds: Round[], mem: Mem, cachedBytes: number, logsBytes: number): string[] {
+  const row = (name: string, i: number, a: WrkFigure, b: WrkFigure): string =>
+    `| ${name} | ${i + 1} | ${f(a.reqPerSec)} | ${f(a.p50ms, 2)} / ${f(a.p99ms, 2)} ms | ${f(a.serverCpu, 2)} / ${f(a.wrkCpu, 2)} | ${f(us(a), 1)} | ${f(b.reqPerSec)} | ${f(b.serverCpu, 2)} / ${f(b.wrkCpu, 2)} | ${f(us(b), 1)} | **${f(a.reqPerSec / b.reqPerSec, 3)}** | ${f(us(b) / us(a), 3)} |`;
   const m = (what: string, k: keyof Mem): string => `| ${what} | ${f(mem[k].bodyMiB, 1)} MiB | ${mem[k].streamed ? 'yes' : 'no'} | ${f(mem[k].growthMiB, 1)} MiB |`;
+  const cachedName = `usage.api-counts hourly, cached (sync hit path), ${cachedBytes} B`;
+  const logsName = `logs.all default, iso_timestamp_start rotated (computed each time), ${logsBytes} B`;
+  const ol = (h: Round['half'], t: number, i: number): string =>
+    `| ${i + 1} | ${t} | ${f(h.reqPerSec)} | ${f(h.p50ms, 3)} | **${f(h.p99ms, 3)}** | ${f(h.p999ms, 2)} | ${f(h.maxms, 1)} | ${f(h.p99FromSendMs, 3)} | ${f(h.sendLagP99ms, 3)} | ${f(h.serverCpu, 2)} / ${f(h.cpu, 2)} |`;
   return [
     '# Serving bench (issue 18)',
     '',
-    `Run: ${new Date().toISOString()}, \`node --import tsx bench/serving-bench.ts ${SECONDS}\`; ${EVENTS} demo events ingested over HTTP. Server and raw uWS peer pinned to core 0 (\`taskset -c 0\`), wrk -t1 -c${CONNECTIONS} pinned to core 1, ${SECONDS} s per run. CPU columns are CPU seconds ÷ wall seconds of the server and of wrk during the run (1.00 = one core busy): the side near 1.00 is the one that saturated. Load average at the start: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')} (the machine is shared; figures move with it).`,
+    `Run: ${new Date().toISOString()}, \`node --import tsx bench/serving-bench.ts ${SECONDS} ${ROUNDS}\`; ${EVENTS} demo events ingested over HTTP. Server and raw uWS peer pinned to core 0 (\`taskset -c 0\`), wrk -t1 -c${CONNECTIONS} pinned to core 1, ${SECONDS} s per run, ${ROUNDS} rounds (each round measures ringql and then raw uWS for each request, then the open-loop p99). CPU columns are CPU seconds ÷ wall seconds of the server and of wrk during the run (1.00 = one core busy): the side near 1.00 is the one that saturated. Load average at the end: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')} (the machine is shared with other agents; figures move with it).`,
     '',
-    '| request | body | ringql req/s | p50 / p99 | CPU server / wrk | ringql CPU µs/req | raw uWS req/s | CPU raw / wrk | raw CPU µs/req | ringql ÷ raw (req/s) | raw ÷ ringql (CPU µs/req) |',
+    '| request | round | ringql req/s | p50 / p99 | CPU server / wrk | ringql CPU µs/req | raw uWS req/s | CPU raw / wrk | raw CPU µs/req | ringql ÷ raw (req/s) | raw ÷ ringql (CPU µs/req) |',
     '|---|---|---|---|---|---|---|---|---|---|---|',
-    row('usage.api-counts hourly (cached, sync hit path)', cachedBytes, cached, cachedRaw),
-    row('logs.all default, iso_timestamp_start rotated (computed each time)', logsBytes, logs, logsRaw),
+    ...rounds.map((r, i) => row(cachedName, i, r.cached, r.cachedRaw)),
+    ...rounds.map((r, i) => row(logsName, i, r.logs, r.logsRaw)),
     '',
-    'When neither the server nor wrk is near 1.00 CPU, neither saturated: the shared machine\'s scheduler was the limit, and the req/s ratio says more about it than about ringql. The CPU-per-request ratio (the last column) is then the better measure of ringql\'s own cost against raw uWS.',
+    '| measure | median (min–max) over the rounds | target |',
+    '|---|---|---|',
+    `| cached usage.api-counts, ringql ÷ raw uWS (req/s) | **${spread(rounds.map((r) => r.cached.reqPerSec / r.cachedRaw.reqPerSec), 3)}** | ≥ 0.65 |`,
+    `| … the same by CPU µs per request (raw ÷ ringql) | ${spread(rounds.map((r) => us(r.cachedRaw) / us(r.cached)), 3)} | |`,
+    `| logs.all computed, ringql ÷ raw uWS (req/s) | **${spread(rounds.map((r) => r.logs.reqPerSec / r.logsRaw.reqPerSec), 3)}** | ≥ 0.35 |`,
+    `| … the same by CPU µs per request (raw ÷ ringql) | ${spread(rounds.map((r) => us(r.logsRaw) / us(r.logs)), 3)} | |`,
+    `| p99 of the cached path at half its maximum rate (open loop) | **${spread(rounds.map((r) => r.half.p99ms), 3)} ms** | ≤ 2 ms |`,
     '',
-    `p99 of the cached path at half its maximum rate: wrk with a Lua \`delay()\` (16 connections, ${f((16 * 1000) / target, 2)} ms between requests per connection; wrk2 is not available) gave ${f(half.reqPerSec)} req/s (target ${f(target)}), p50 ${f(half.p50ms, 3)} ms, **p99 ${f(half.p99ms, 3)} ms** (wrk measures from each send, so this does not correct for coordinated omission).`,
+    'When neither the server nor wrk is near 1.00 CPU, neither saturated: the shared machine\'s scheduler was the limit, and the req/s ratio says more about it than about ringql. The CPU-per-request ratio is then the better measure of ringql\'s own cost against raw uWS.',
+    '',
+    'p99 at half the cached maximum (that round\'s ringql req/s ÷ 2): `bench/open-loop.ts`, pinned to core 1, 16 keep-alive connections, one request in flight per connection. It is open loop: request k is due at start + k / rate whatever the server does, and latency counts from the due time to the last byte of the answer, so a stall of the server shows up in the percentiles instead of pausing the load (wrk\'s Lua `delay()` measures from each send and its delay is whole milliseconds, so it could neither hold the rate nor see queueing; wrk2 is not installed). The generator\'s own lateness (due → written) is included in the latency and shown apart: when it is large, the generator was starved of CPU, not the server.',
+    '',
+    '| round | target req/s | answered req/s | p50 ms | p99 ms | p99.9 ms | max ms | p99 from send ms | generator lag p99 ms | CPU server / generator |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+    ...rounds.map((r, i) => ol(r.half, r.target, i)),
     '',
     `Peak resident growth of the server while one answer of 10 000 edge rows (max_limit 10 000 is the most an endpoint may return, so 100k-row answers cannot be asked for over HTTP) is read, each in a fresh server holding ${MEMORY_EVENTS} events (VmHWM reset through /proc/pid/clear_refs, minus VmRSS before):`,
     '',

@@ -6,6 +6,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import type { OpenLoopFigure } from './open-loop.ts';
 
 const run = promisify(execFile);
 
@@ -81,4 +82,14 @@ export async function wrk(url: string, o: { seconds: number; connections: number
     reqPerSec: Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1] ?? NaN), p50ms: pct('50'), p99ms: pct('99'),
     non2xx: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(stdout)?.[1] ?? 0), wrkCpu, serverCpu,
   };
+}
+
+/** bench/open-loop.ts on core `core` at `rate` req/s (see there); the server's CPU ÷ wall time alongside. */
+export async function openLoopRun(url: string, o: { rate: number; seconds: number; connections: number; core: number; token: string; serverPid: number }): Promise<OpenLoopFigure & { serverCpu: number }> {
+  const root = new URL('..', import.meta.url).pathname;
+  const cpu0 = cpuSeconds(o.serverPid);
+  const t0 = performance.now();
+  const { stdout } = await run('taskset', ['-c', String(o.core), process.execPath, '--import', 'tsx', 'bench/open-loop.ts', url, String(o.rate), String(o.seconds), String(o.connections), o.token], { cwd: root, maxBuffer: 1 << 22 });
+  const serverCpu = (cpuSeconds(o.serverPid) - cpu0) / ((performance.now() - t0) / 1000);
+  return { ...(JSON.parse(stdout) as OpenLoopFigure), serverCpu };
 }

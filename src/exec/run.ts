@@ -10,7 +10,7 @@ import { ExecContext, type Budget } from './context.ts';
 import { withMeter } from '../core/work-meter.ts';
 import type { Accessor } from '../plan/compile-expr.ts';
 import type { Operator } from './operator.ts';
-import type { ScanRow } from './scan-row.ts';
+import { ScanRow } from './scan-row.ts';
 import type { Value } from '../core/values.ts';
 import { makeSink } from './sinks/make-sink.ts';
 import type { OutputFormat, RowSink } from './sinks/row-sink.ts';
@@ -116,6 +116,8 @@ class JsonRun {
       if (splice) { out.rowBytes(splice(r).jsonBytes()); continue; }
       for (let i = 0; i < accs.length; i++) vals[i] = accs[i]!(r);
       out.row(vals);
+      // Written: its decoded text and objects would otherwise live as long as the batch (4096 rows).
+      if (r instanceof ScanRow) r.release();
     }
     this.ctx.meter.tick(end - this.at);
     this.at = end;

@@ -53,6 +53,16 @@ export class ScanRow {
     return lit.includes('\\') ? (JSON.parse(lit) as string) : lit.slice(1, -1);
   }
 
+  /**
+   * Forgets the decoded text and parsed objects (they are made again if asked): a written row of a
+   * batch of thousands need not keep kilobytes of them until the whole batch is done.
+   */
+  release(): void {
+    this.parsed = undefined;
+    this.extraParsed = undefined;
+    this.text = undefined;
+  }
+
   /** The event's other top-level columns, parsed once ({} when none). */
   extras(): Record<string, Value> {
     if (this.extraParsed === undefined) {

@@ -7,7 +7,6 @@ import type { RunRequest, RunResponse } from '../endpoints/service-types.ts';
 import { redactString } from '../redact/redact-string.ts';
 import { authorize, presentedToken } from './auth.ts';
 import type { DispatchConfig } from './dispatch.ts';
-import { elapsedUs } from './exchange.ts';
 import { MAX_HEADER_BYTES, MAX_HEADER_COUNT } from './http-limits.ts';
 import { parseFormQuery } from './form-params.ts';
 import { announcesBody, type RequestInfo } from './request-info.ts';
@@ -31,10 +30,14 @@ interface EncodedHead {
 
 export type HitAnswerer = (res: HttpResponse, info: RequestInfo, startedAt: number) => boolean;
 
-/** The hit path of one server; `baseHeaders` are the headers of every response (CORS). */
+/**
+ * The hit path of one server; `baseHeaders` are the headers of every response (CORS). Must be called
+ * during the uWS handler's synchronous run: uWS has the socket corked then, so the head and body go
+ * out in one write without a cork() call, and with no writeStatus uWS writes `200 OK` itself.
+ */
 export function makeHitPath(cfg: DispatchConfig, baseHeaders: readonly [string, string][]): HitAnswerer {
   const heads = new WeakMap<Buffer, EncodedHead>();
-  const urls = new Map<string, ParsedUrl | null>();
+  const urls = new UrlMemo();
   const runCached = cfg.service.runCached?.bind(cfg.service);
   if (!runCached) return () => false;
   return (res, info, startedAt) => {
@@ -45,15 +48,17 @@ export function makeHitPath(cfg: DispatchConfig, baseHeaders: readonly [string, 
       head = encodeHead(r, baseHeaders);
       heads.set(r.body, head);
     }
-    const value = head.beforeAge + String(r.ageSeconds) + head.beforeElapsed + elapsedUs(startedAt) + head.rest;
-    res.cork(() => {
-      res.writeStatus('200 OK');
-      res.writeHeader(head.first, value);
-      res.end(r.body);
-    });
-    cfg.metrics.answered(r.endpoint ?? '(unknown)', r.cacheKind ?? 'result', (performance.now() - startedAt) / 1000);
+    const done = performance.now();
+    res.writeHeader(head.first, head.beforeAge + r.ageSeconds + head.beforeElapsed + wholeUs(done - startedAt) + head.rest);
+    res.end(r.body);
+    cfg.metrics.answered(r.endpoint ?? '(unknown)', r.cacheKind ?? 'result', (done - startedAt) / 1000);
     return true;
   };
+}
+
+/** Whole µs of a performance.now() difference, as exchange.ts's elapsedUs writes them. */
+function wholeUs(ms: number): number {
+  return ms > 0 ? Math.round(ms * 1000) : 0;
 }
 
 /** A URL's route and decoded query, kept because dashboards ask the same URLs over and over. */
@@ -67,21 +72,40 @@ interface ParsedUrl {
 const MAX_URLS = 4096;
 const MAX_REMEMBERED_URL = 512;
 
+/** Parsed URLs by path, then query string: two lookups of the strings uWS gave, no joined key to build. */
+class UrlMemo {
+  private readonly byPath = new Map<string, Map<string, ParsedUrl | null>>();
+  private size = 0;
+
+  get(path: string, query: string): ParsedUrl | null | undefined {
+    return this.byPath.get(path)?.get(query);
+  }
+
+  set(path: string, query: string, parsed: ParsedUrl | null): void {
+    if (path.length + query.length > MAX_REMEMBERED_URL) return;
+    if (this.size >= MAX_URLS) {
+      this.byPath.clear();
+      this.size = 0;
+    }
+    let byQuery = this.byPath.get(path);
+    if (!byQuery) this.byPath.set(path, (byQuery = new Map()));
+    byQuery.set(query, parsed);
+    this.size++;
+  }
+}
+
 /** The route and query of a URL that has a hit path, or null; remembered per URL (routes never change). */
-function parseUrl(cfg: DispatchConfig, urls: Map<string, ParsedUrl | null>, info: RequestInfo): ParsedUrl | null {
-  const url = info.query === '' ? info.path : `${info.path}?${info.query}`;
-  const known = urls.get(url);
+function parseUrl(cfg: DispatchConfig, urls: UrlMemo, info: RequestInfo): ParsedUrl | null {
+  const known = urls.get(info.path, info.query);
   if (known !== undefined) return known;
   const m = cfg.router.match('GET', info.path);
   const parsed = m.kind === 'found' && m.route.hitRequest ? { route: m.route, params: m.params, query: parseFormQuery(info.query) } : null;
-  if (url.length > MAX_REMEMBERED_URL) return parsed;
-  if (urls.size >= MAX_URLS) urls.clear();
-  urls.set(url, parsed);
+  urls.set(info.path, info.query, parsed);
   return parsed;
 }
 
 /** The cached answer of a plain, authorised GET run, or null (then dispatch() decides everything). */
-function lookUp(cfg: DispatchConfig, urls: Map<string, ParsedUrl | null>, info: RequestInfo, runCached: (req: RunRequest) => RunResponse | null): RunResponse | null {
+function lookUp(cfg: DispatchConfig, urls: UrlMemo, info: RequestInfo, runCached: (req: RunRequest) => RunResponse | null): RunResponse | null {
   if (info.method !== 'GET' || info.urlBytes > cfg.maxUrlBytes || announcesBody(info)) return null;
   if (info.headerBytes > MAX_HEADER_BYTES || info.headerCount > MAX_HEADER_COUNT) return null;
   try {

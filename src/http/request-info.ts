@@ -41,11 +41,18 @@ export interface RequestInfo {
   headerBytes: number;
 }
 
+/** The usual methods upper-cased without making a new string per request (uWS gives them lower case). */
+const UPPER: Readonly<Record<string, string>> = { get: 'GET', post: 'POST', head: 'HEAD', options: 'OPTIONS', put: 'PUT', patch: 'PATCH', delete: 'DELETE' };
+
+function upperMethod(method: string): string {
+  return Object.hasOwn(UPPER, method) ? UPPER[method]! : method.toUpperCase();
+}
+
 export function copyRequest(req: HttpRequest): RequestInfo {
   const path = req.getUrl();
   const query = req.getQuery() ?? '';
   const info: RequestInfo = {
-    method: req.getMethod().toUpperCase(),
+    method: upperMethod(req.getMethod()),
     path,
     query,
     urlBytes: Buffer.byteLength(path) + (query === '' ? 0 : 1 + Buffer.byteLength(query)),

@@ -1,7 +1,7 @@
 // Authentication (SPEC §3): token list parsing, the order tokens are read in, and 401/403 per route scope.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authorize, parseAccessTokens, presentedToken } from '../../src/http/auth.ts';
+import { authorize, parseAccessTokens, presentedToken, sameToken } from '../../src/http/auth.ts';
 import { RingqlError } from '../../src/core/errors.ts';
 import { bearer, fakeService, startTestServer, TOKENS, type TestServer } from './helpers.ts';
 
@@ -45,6 +45,20 @@ describe('RINGQL_ACCESS_TOKENS', () => {
     expect(presentedToken('', '', q)).toBe('fromQuery');
     expect(presentedToken('', '', new Map())).toBeNull();
     expect(() => authorize(parseAccessTokens('x'), null, 'any')).toThrow(RingqlError);
+  });
+});
+
+describe('sameToken', () => {
+  it('is true for the same text only: not a prefix, an extension, a case change or a repetition', () => {
+    expect(sameToken('s3cret-token', 's3cret-token')).toBe(true);
+    expect(sameToken('s3cret', 's3cret-token')).toBe(false);
+    expect(sameToken('s3cret-token-x', 's3cret-token')).toBe(false);
+    expect(sameToken('S3cret-token', 's3cret-token')).toBe(false);
+    // Compared cyclically over the presented length, so a repeated token must still not match.
+    expect(sameToken('abab', 'ab')).toBe(false);
+    expect(sameToken('', 'ab')).toBe(false);
+    expect(sameToken('jeton-\u00e9t\u00e9', 'jeton-\u00e9t\u00e9')).toBe(true);
+    expect(sameToken('jeton-\u00e9te', 'jeton-\u00e9t\u00e9')).toBe(false);
   });
 });
 

@@ -187,6 +187,20 @@ describe('the synchronous hit path', () => {
     expect(JSON.parse(fixed.body.toString())).toEqual({ result: [{ v: 'new', k: '1' }] });
   });
 
+  it('answers a name deleted and created again from the new endpoint, and a deleted name not at all', async () => {
+    await service.createEndpoint({ name: 'hit.reborn', query: "select 'first' as v", cache_duration_seconds: 60, proactive_requerying_seconds: 0 });
+    const path = '/api/endpoints/query/hit.reborn';
+    await get(fast, path);
+    expect(header(await get(fast, path), 'X-Cache')).toBe('HIT');
+    await service.deleteEndpoint('hit.reborn');
+    expect((await get(fast, path)).status).toBe(404);
+    await service.createEndpoint({ name: 'hit.reborn', query: "select 'second' as v", cache_duration_seconds: 60, proactive_requerying_seconds: 0 });
+    await get(fast, path);
+    const hit = await get(fast, path);
+    expect(header(hit, 'X-Cache')).toBe('HIT');
+    expect(JSON.parse(hit.body.toString())).toEqual({ result: [{ v: 'second' }] });
+  });
+
   it('leaves errors, misses and HEAD to the async path', async () => {
     const before = runs;
     expect((await get(fast, '/api/endpoints/query/hit.rows', { Accept: 'image/png' })).status).toBe(406);

@@ -6,6 +6,7 @@ import { BodyWriter } from '../body-writer.ts';
 import type { Value } from '../../core/values.ts';
 import { redactJsonText } from '../../redact/redact-json.ts';
 import { redactString } from '../../redact/redact-string.ts';
+import { ByteChunks } from './byte-chunks.ts';
 import type { RowSink, SinkColumn } from './row-sink.ts';
 import { valueWriter } from './value-text.ts';
 
@@ -16,16 +17,22 @@ export function csvField(s: string): string {
   return NEEDS_QUOTES.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s;
 }
 
+/**
+ * Records are encoded to UTF-8 as they are made (ByteChunks), so a streamed CSV body holds bytes
+ * outside the JS heap between chunks, not thousands of record strings that outlive young-generation
+ * collections (that made the heap, and the process, grow by several times the chunk size).
+ */
 export class CsvSink implements RowSink {
   readonly takesRowBytes = false;
   private readonly out = new BodyWriter();
+  private readonly bytes = new ByteChunks(this.out);
   private fmts: ((v: Value) => string)[] = [];
 
   constructor(private readonly redact = false) {}
 
   begin(cols: readonly SinkColumn[]): void {
     this.fmts = cols.map((c) => valueWriter(c.timestamp));
-    this.out.write(cols.map((c) => csvField(c.name)).join(',') + '\r\n');
+    this.bytes.write(cols.map((c) => csvField(c.name)).join(',') + '\r\n');
   }
 
   rowBytes(): void {
@@ -37,13 +44,19 @@ export class CsvSink implements RowSink {
     let s = '';
     for (let i = 0; i < fmts.length; i++) {
       if (i > 0) s += ',';
-      s += csvField(this.text(fmts[i]!(values[i]!)));
+      s += csvField(this.text(values[i]!, fmts[i]!));
     }
-    this.out.write(s + '\r\n');
+    this.bytes.write(s + '\r\n');
   }
 
-  /** A value's CSV text from its JSON text: null is empty, a JSON string is its content, the rest as is. */
-  private text(json: string): string {
+  /**
+   * A value's CSV text: null is empty, a string is itself (its JSON text parsed back is the same
+   * string, so that round trip is skipped), anything else its JSON text, a JSON string's content.
+   */
+  private text(v: Value, fmt: (v: Value) => string): string {
+    if (v === null || v === undefined) return '';
+    if (typeof v === 'string') return this.redact ? redactString(v) : v;
+    const json = fmt(v);
     if (json === 'null') return '';
     if (json.charCodeAt(0) === 34) {
       const s = JSON.parse(json) as string;
@@ -53,14 +66,14 @@ export class CsvSink implements RowSink {
   }
 
   get pending(): number {
-    return this.out.pending;
+    return this.out.pending + this.bytes.pending;
   }
 
   take(): Buffer {
-    return this.out.take();
+    return this.bytes.take();
   }
 
   finish(): Buffer {
-    return this.out.finish();
+    return this.bytes.finish();
   }
 }

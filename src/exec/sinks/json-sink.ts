@@ -2,6 +2,7 @@
 
 import { BodyWriter } from '../body-writer.ts';
 import type { Value } from '../../core/values.ts';
+import { ByteChunks } from './byte-chunks.ts';
 import type { RowSink, SinkColumn } from './row-sink.ts';
 import { valueWriter } from './value-text.ts';
 
@@ -9,6 +10,8 @@ import { valueWriter } from './value-text.ts';
 export class JsonObjectsSink implements RowSink {
   readonly takesRowBytes = true;
   protected readonly out = new BodyWriter();
+  /** Rows made from values are encoded as they are made (see csv-sink.ts); stored rows go to `out` as they are. */
+  private readonly bytes = new ByteChunks(this.out);
   private keys: string[] = [];
   private fmts: ((v: Value) => string)[] = [];
   private rows = 0;
@@ -22,28 +25,29 @@ export class JsonObjectsSink implements RowSink {
   }
 
   rowBytes(bytes: string | Buffer): void {
+    this.bytes.flush();
     if (this.rows++ > 0 && this.sep) this.out.write(this.sep);
     this.out.write(bytes);
     if (this.after) this.out.write(this.after);
   }
 
   row(values: readonly Value[]): void {
-    if (this.rows++ > 0 && this.sep) this.out.write(this.sep);
     const { keys, fmts } = this;
-    let s = '';
+    let s = this.rows++ > 0 ? this.sep : '';
     for (let i = 0; i < keys.length; i++) s += keys[i] + fmts[i]!(values[i]!);
-    this.out.write((keys.length ? s + '}' : '{}') + this.after);
+    this.bytes.write((keys.length ? s + '}' : s + '{}') + this.after);
   }
 
   get pending(): number {
-    return this.out.pending;
+    return this.out.pending + this.bytes.pending;
   }
 
   take(): Buffer {
-    return this.out.take();
+    return this.bytes.take();
   }
 
   finish(): Buffer {
+    this.bytes.flush();
     if (this.suffix) this.out.write(this.suffix);
     return this.out.finish();
   }

@@ -1,0 +1,55 @@
+// The ringql side of the serving bench (issue 18): a server child pinned to a core, the demo events
+// ingested into it over HTTP, and a small fetch helper carrying the bench token.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { generateEvents } from '../src/gen/generate.ts';
+import { freePort } from './http-bench.ts';
+
+export const TOKEN = 'bench-token';
+const root = new URL('..', import.meta.url).pathname;
+
+/** `node [nodeArgs] --import tsx args…` on core `core`, resolved once its output matches `ready`. */
+export async function startPinned(args: string[], env: Record<string, string>, ready: RegExp, nodeArgs: string[] = [], core = 0): Promise<ChildProcess> {
+  const child = spawn('taskset', ['-c', String(core), process.execPath, ...nodeArgs, '--import', 'tsx', ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    const on = (d: Buffer): void => { out += d.toString(); if (ready.test(out)) resolve(); };
+    child.stdout!.on('data', on);
+    child.stderr!.on('data', on);
+    child.once('exit', (c) => reject(new Error(`${args[0]} exited (${c}):\n${out.slice(-2000)}`)));
+  });
+  return child;
+}
+
+export async function api(base: string, path: string, init: RequestInit = {}): Promise<{ status: number; body: Buffer; headers: Headers }> {
+  const r = await fetch(base + path, { ...init, headers: { 'X-API-KEY': TOKEN, 'Content-Type': 'application/json', ...(init.headers as Record<string, string> | undefined) } });
+  return { status: r.status, body: Buffer.from(await r.arrayBuffer()), headers: r.headers };
+}
+
+/** `events` demo events (5 projects, 7 days, seed 42) posted in batches of 1000 per source. */
+export async function ingest(base: string, events: number): Promise<void> {
+  const batches = new Map<string, unknown[]>();
+  const send = async (source: string, batch: unknown[]): Promise<void> => {
+    const r = await api(base, `/api/logs?source_name=${encodeURIComponent(source)}`, { method: 'POST', body: JSON.stringify(batch) });
+    if (r.status !== 200) throw new Error(`ingest ${r.status}: ${r.body.toString().slice(0, 200)}`);
+  };
+  for (const { source, event } of generateEvents({ events, projects: 5, days: 7, seed: 42, endUs: Date.now() * 1000 })) {
+    let b = batches.get(source);
+    if (!b) batches.set(source, (b = []));
+    b.push(event);
+    if (b.length >= 1000) await send(source, b.splice(0));
+  }
+  for (const [source, b] of batches) if (b.length) await send(source, b);
+}
+
+/** A ringql server on core 0 holding `events` demo events, ingested over HTTP; state under `tmp`. */
+export async function startRingqlPinned(tmp: string, events: number, nodeArgs: string[] = []): Promise<{ server: ChildProcess; base: string }> {
+  const port = await freePort();
+  process.stderr.write(`serving bench: starting ringql on core 0 (port ${port}), ${events} events\n`);
+  const env = { PORT: String(port), HOST: '127.0.0.1', RINGQL_DEMO: '0', RINGQL_ACCESS_TOKENS: TOKEN, RINGQL_STATE_DIR: join(tmp, `state-${port}`) };
+  const server = await startPinned(['src/main.ts'], env, /ringql listening on/, nodeArgs);
+  const base = `http://127.0.0.1:${port}`;
+  await ingest(base, events);
+  return { server, base };
+}
