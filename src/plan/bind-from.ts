@@ -3,7 +3,10 @@
 
 import type { Expr, FromItem, Pos } from '../sql/ast.ts';
 import type { BExpr, ColInfo, Plan, ScanPlan } from './bound.ts';
-import { colRef } from './bind-expr.ts';
+import { colRef } from './bind-name.ts';
+import { cmp } from './bind-operators.ts';
+import { callFn } from './bind-call.ts';
+import { expectBool } from './bind-checks.ts';
 import { originOf } from './origin-of.ts';
 import { FromScope, type CteScope, type RangeVar } from './scope.ts';
 import { commonType } from '../core/types.ts';
@@ -76,7 +79,7 @@ function bindJoin(b: QueryBinder, j: Extract<FromItem, { kind: 'join' }>, scope:
     using = usingColumns(b, j.using, scope.vars.slice(0, scope.vars.length - rightScope.vars.length), rightScope.vars, type, j.pos);
     on = using.on;
   } else if (j.on) {
-    on = b.exprs.expectBool(b.exprs.bind(j.on, { scope, ctes, trusted, aggMode: 'forbid', clause: 'JOIN ON' }), 'JOIN ON', j.on.pos);
+    on = expectBool(b.exprs.bind(j.on, { scope, ctes, trusted, aggMode: 'forbid', clause: 'JOIN ON' }), 'JOIN ON', j.on.pos);
   }
   // A cross join with a one-row constant relation (its columns already read as constants) is the other side.
   if (type === 'cross' && !on) {
@@ -116,13 +119,13 @@ function usingColumns(b: QueryBinder, names: string[], leftVars: RangeVar[], rig
   for (const name of names) {
     const l = visibleColumn(leftVars, name, 'left', pos);
     const r = visibleColumn(rightVars, name, 'right', pos);
-    parts.push(b.exprs.cmp('=', colRef(l.col), colRef(r.col), pos));
+    parts.push(cmp('=', colRef(l.col), colRef(r.col), pos));
     (l.v.hidden ??= new Set()).add(l.col.id);
     (r.v.hidden ??= new Set()).add(r.col.id);
     if (type === 'full') {
       const t = commonType(l.col.type, r.col.type) ?? 'ANY';
       const col = b.newCol(l.col.name, t);
-      coalesce.push({ col, expr: b.exprs.callFn('COALESCE', [colRef(l.col), colRef(r.col)], pos) });
+      coalesce.push({ col, expr: callFn('COALESCE', [colRef(l.col), colRef(r.col)], pos) });
       merged.push(col);
     } else {
       merged.push(type === 'right' ? r.col : l.col);

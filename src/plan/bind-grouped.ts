@@ -3,7 +3,8 @@
 
 import type { Expr, OrderItem, Pos, Select } from '../sql/ast.ts';
 import type { BExpr, Plan } from './bound.ts';
-import { colRef, type ExprCtx } from './bind-expr.ts';
+import { colRef } from './bind-name.ts';
+import type { ExprCtx } from './expr-ctx.ts';
 import { exprKey } from './expr-key.ts';
 import { columnIds, mapChildren } from './expr-walk.ts';
 import { originOf } from './origin-of.ts';

@@ -3,7 +3,7 @@
 
 import type { OrderItem } from '../sql/ast.ts';
 import type { Plan } from './bound.ts';
-import { colRef } from './bind-expr.ts';
+import { colRef } from './bind-name.ts';
 import { fail } from './query-binder.ts';
 
 /** ORDER BY item → index of the select output it names (ordinal or alias), or null. */

@@ -3,14 +3,14 @@
 
 import type { Expr, Pos, SelectItem } from '../sql/ast.ts';
 import type { BExpr } from './bound.ts';
-import { colRef, implicitName } from './bind-expr.ts';
+import { bindField, colRef, implicitName } from './bind-name.ts';
 import type { FromScope, RangeVar } from './scope.ts';
-import { fail, type QueryBinder } from './query-binder.ts';
+import { fail } from './query-binder.ts';
 
 /** One select-list item: an expression still to bind, or a column a `*` already bound. */
 export interface SelectListItem { ast?: Expr; bound?: BExpr; name?: string; pos?: Pos }
 
-export function expandStars(b: QueryBinder, items: SelectItem[], scope: FromScope): SelectListItem[] {
+export function expandStars(items: SelectItem[], scope: FromScope): SelectListItem[] {
   const out: SelectListItem[] = [];
   for (const it of items) {
     if (it.kind === 'expr') {
@@ -32,7 +32,7 @@ export function expandStars(b: QueryBinder, items: SelectItem[], scope: FromScop
     const seen = new Set<string>();
     for (const v of vars) {
       // `a.*` lists all of a's columns; a bare `*` leaves out those a JOIN USING merged.
-      for (const c of starColumns(b, v, !it.qualifier, it.pos)) {
+      for (const c of starColumns(v, !it.qualifier, it.pos)) {
         const l = c.name.toLowerCase();
         if (except.has(l)) { seen.add(l); continue; }
         const rep = replace.get(l);
@@ -49,11 +49,11 @@ export function expandStars(b: QueryBinder, items: SelectItem[], scope: FromScop
  * JOIN USING merged); an UNNEST of records of known fields, each field (BigQuery expands a value
  * table of STRUCT); any other UNNEST, its one value.
  */
-function starColumns(b: QueryBinder, v: RangeVar, bare: boolean, pos: Pos | undefined): { name: string; bound: BExpr }[] {
+function starColumns(v: RangeVar, bare: boolean, pos: Pos | undefined): { name: string; bound: BExpr }[] {
   if (v.kind === 'value') {
     const value = colRef(v.cols[0]!);
     if (!v.fields) return [{ name: v.display, bound: value }];
-    return v.fields.map((f) => ({ name: f, bound: b.exprs.field(value, f, pos) }));
+    return v.fields.map((f) => ({ name: f, bound: bindField(value, f, pos) }));
   }
   return v.cols.filter((c) => !(bare && v.hidden?.has(c.id)) && !c.name.startsWith('$')).map((c) => ({ name: c.name, bound: colRef(c) }));
 }

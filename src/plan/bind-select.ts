@@ -3,7 +3,9 @@
 
 import type { Expr, OrderItem, Select } from '../sql/ast.ts';
 import type { BExpr, Plan } from './bound.ts';
-import { colRef, type ExprCtx } from './bind-expr.ts';
+import { colRef } from './bind-name.ts';
+import { expectBool } from './bind-checks.ts';
+import type { ExprCtx } from './expr-ctx.ts';
 import { exprKey } from './expr-key.ts';
 import { FromScope, type CteScope } from './scope.ts';
 import { hasAggregate } from './has-aggregate.ts';
@@ -19,12 +21,12 @@ export function bindSelect(b: QueryBinder, sel: Select, ctes: CteScope, trusted:
   const ctx = (clause: string, aggMode: 'forbid' | 'collect' = 'forbid'): ExprCtx => ({ scope, ctes, trusted, aggMode, clause });
 
   if (sel.where) {
-    const pred = b.exprs.expectBool(b.exprs.bind(sel.where, ctx('WHERE')), 'WHERE', sel.where.pos);
+    const pred = expectBool(b.exprs.bind(sel.where, ctx('WHERE')), 'WHERE', sel.where.pos);
     plan = { k: 'filter', input: plan, pred, cols: plan.cols };
   }
   if (sel.qualify) fail('query_error', 'QUALIFY needs window functions, which are not supported', sel.qualify.pos);
 
-  const items = expandStars(b, sel.items, scope);
+  const items = expandStars(sel.items, scope);
   const aliases = new Map<string, Expr>();
   for (const it of items) if (it.name && it.ast) aliases.set(it.name.toLowerCase(), it.ast);
 

@@ -5,7 +5,8 @@
 import { engineCounters } from '../core/engine-counters.ts';
 import type { Expr, Query, SetExpr } from '../sql/ast.ts';
 import type { ColInfo, Plan } from './bound.ts';
-import { ExprBinder, type ExprCtx, type ExprBinderHost } from './bind-expr.ts';
+import { ExprBinder } from './bind-expr.ts';
+import type { ExprCtx, ExprBinderHost } from './expr-ctx.ts';
 import type { Catalog } from './catalog.ts';
 import { CteScope, FromScope } from './scope.ts';
 import { commonType } from '../core/types.ts';

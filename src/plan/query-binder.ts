@@ -4,7 +4,8 @@
 import { RingqlError } from '../core/errors.ts';
 import type { Pos, Query } from '../sql/ast.ts';
 import type { ColInfo, Plan } from './bound.ts';
-import { posDetails, type ExprBinder } from './bind-expr.ts';
+import type { ExprBinder } from './bind-expr.ts';
+import { posDetails } from './bind-error.ts';
 import type { Catalog } from './catalog.ts';
 import type { CteScope, FromScope } from './scope.ts';
 
