@@ -97,3 +97,9 @@ export function checkSchemaTypes(op: string, args: [BExpr, Expr][], pos: Pos | u
   const clash = types.slice(1).some((y) => y !== undefined && ((x === 'STRING' && isNum(y)) || (isNum(x) && y === 'STRING')));
   if (clash) fail(`No matching signature for operator ${op} for argument types: ${types.map((t, i) => t ?? args[i]![0].type).join(', ')}`, pos);
 }
+
+/** A condition (WHERE, ON, NOT, AND/OR, CASE WHEN, COUNTIF) must be a BOOL, or of a type not known until it runs. */
+export function expectBool(e: BExpr, what: string, pos: Pos | undefined): BExpr {
+  if (e.type !== 'BOOL' && e.type !== 'ANY' && e.type !== 'NULL') fail(`${what} needs a BOOL, got ${e.type}`, pos);
+  return e;
+}

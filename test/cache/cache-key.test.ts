@@ -2,7 +2,7 @@
 // is built from, and gives one key to requests that differ only in undeclared parameters.
 
 import { describe, expect, it } from 'vitest';
-import { cacheKey } from '../../src/cache/result-cache.ts';
+import { cacheKey } from '../../src/cache/cache-key.ts';
 import type { ResolvedRequest } from '../../src/endpoints/execute.ts';
 
 const LIMITS = { maxQueryLength: 100_000, maxQueryDepth: 64 };
