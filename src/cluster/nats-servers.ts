@@ -69,6 +69,22 @@ export function freeLoopbackPort(): Promise<number> {
  */
 export async function startNatsCluster(opts: { dir: string; basePort?: number; size?: number; partitions: number }): Promise<NatsCluster> {
   ensureNatsServer();
+  // Free ports are found before the servers bind them, so another process can take one in between: then
+  // the cluster starts again on new ports (in a fresh folder), up to three times.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce({ ...opts, dir: attempt === 1 ? opts.dir : join(opts.dir, `attempt-${attempt}`) });
+    } catch (err) {
+      if (!(err instanceof PortTakenError) || opts.basePort !== undefined || attempt >= 3) throw err;
+      process.stderr.write(`ringql: nats-server: ${err.message.split('\n')[0]}; starting the cluster again on other ports\n`);
+    }
+  }
+}
+
+/** A server could not bind a port picked as free (another process took it first). */
+class PortTakenError extends Error {}
+
+async function startOnce(opts: { dir: string; basePort?: number; size?: number; partitions: number }): Promise<NatsCluster> {
   const size = opts.size ?? 3;
   const port = async (i: number, offset: number): Promise<number> => (opts.basePort === undefined ? freeLoopbackPort() : opts.basePort + offset + i);
   const clusterPorts: number[] = [];
@@ -91,7 +107,10 @@ export async function startNatsCluster(opts: { dir: string; basePort?: number; s
         h.process = p;
         const t0 = Date.now();
         while (!(await portOpen(clientPort))) {
-          if (p.exitCode !== null) throw new Error(`nats-server ${name} exited ${p.exitCode}: ${err}`);
+          if (p.exitCode !== null) {
+            const Cls = /address already in use/.test(err) ? PortTakenError : Error;
+            throw new Cls(`nats-server ${name} exited ${p.exitCode}: ${err}`);
+          }
           if (Date.now() - t0 > 15_000) throw new Error(`nats-server ${name} did not listen on ${clientPort} within 15 s: ${err}`);
           await new Promise((r) => setTimeout(r, 50));
         }
@@ -107,7 +126,12 @@ export async function startNatsCluster(opts: { dir: string; basePort?: number; s
     };
     servers.push(h);
   }
-  await Promise.all(servers.map((s) => s.start()));
+  const started = await Promise.allSettled(servers.map((s) => s.start()));
+  const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) {
+    await Promise.all(servers.map((s) => s.kill()));
+    throw failed.reason;
+  }
   return {
     servers,
     urls: servers.map((s) => s.url),
