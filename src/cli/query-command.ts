@@ -3,7 +3,9 @@
 // (JSON, or NDJSON/CSV with --format).
 
 import { createReadStream, readFileSync } from 'node:fs';
+import { once } from 'node:events';
 import { createInterface } from 'node:readline';
+import { StringDecoder } from 'node:string_decoder';
 import { RingqlError, internalErrorBody } from '../core/errors.ts';
 import { parseTimestamp, nowMicros } from '../core/time.ts';
 import { Store, defaultStoreConfig } from '../store/store.ts';
@@ -11,7 +13,9 @@ import { createQueryService } from '../endpoints/service.ts';
 import { planRequest, resolveRequest } from '../endpoints/execute.ts';
 import { explainSqlBoth, explainTarget, planSqlOnCatalog } from '../endpoints/query-sql.ts';
 import { explainBoth } from '../exec/physical/explain-physical.ts';
-import { runToJson } from '../exec/run.ts';
+import { runToJsonSliced } from '../exec/run.ts';
+import { ExecContext } from '../exec/context.ts';
+import type { BodyStream } from '../exec/body-stream.ts';
 import { parseArgs, UsageError } from './args.ts';
 import { OUTPUT_FORMATS, type OutputFormat } from '../exec/sinks/row-sink.ts';
 
@@ -22,9 +26,34 @@ export const QUERY_USAGE = `usage: ringql query [--endpoint <name>] [--sql <text
 export interface Io {
   out: (s: string) => void;
   err: (s: string) => void;
+  /** Resolves once `out` can take more (stdout's backpressure); absent: at once. */
+  outReady?: () => Promise<void>;
 }
 
-const stdio: Io = { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) };
+const stdio: Io = {
+  out: (s) => process.stdout.write(s),
+  err: (s) => process.stderr.write(s),
+  outReady: async () => { if (process.stdout.writableNeedDrain) await once(process.stdout, 'drain'); },
+};
+
+/**
+ * Where a result's body goes as it is made: large bodies leave in chunks (the HTTP path's sinks and
+ * chunk sizes), so printing 100k rows never holds them all. UTF-8 split across chunks is kept whole.
+ */
+class BodyPrinter implements BodyStream {
+  private readonly decoder = new StringDecoder('utf8');
+  constructor(private readonly io: Io) {}
+  check(): void {}
+  async push(chunk: Buffer): Promise<void> {
+    this.io.out(this.decoder.write(chunk));
+    await this.io.outReady?.();
+  }
+
+  /** The body's last piece (all of it when nothing was streamed); JSON gets a final newline. */
+  end(last: Buffer, format: OutputFormat): void {
+    this.io.out(this.decoder.write(last) + this.decoder.end() + (format === 'json' ? '\n' : ''));
+  }
+}
 
 export async function queryCommand(argv: string[], io: Io = stdio): Promise<number> {
   let args: Map<string, string[]>;
@@ -84,14 +113,18 @@ export async function queryCommand(argv: string[], io: Io = stdio): Promise<numb
         io.out(explainBoth(planRequest(prep, resolveRequest(prep, params), service.catalog, now).physical) + '\n');
         return 0;
       }
-      const r = await service.run(format === 'json' ? { endpoint, params, redactHeader: false } : { endpoint, params, redactHeader: false, accepted: format });
-      io.out(printable(r.body, r.format ?? 'json'));
+      const printer = new BodyPrinter(io);
+      const req = { endpoint, params, redactHeader: false, stream: printer };
+      const r = await service.run(format === 'json' ? req : { ...req, accepted: format });
+      printer.end(r.body, r.format ?? 'json');
       return 0;
     }
     const sqlOpts = { params: new Map<string, string | null>(params), nowUs: now };
     if (args.has('explain') || explainTarget(sql!) !== null) { io.out(explainSqlBoth(service.catalog, sql!, sqlOpts) + '\n'); return 0; }
     const plan = planSqlOnCatalog(service.catalog, sql!, sqlOpts).physical;
-    io.out(printable(runToJson(plan, format === 'json' ? { maxRows: null } : { maxRows: null, format }).body, format));
+    const printer = new BodyPrinter(io);
+    const r = await runToJsonSliced(plan, { maxRows: null, format, stream: printer }, new ExecContext());
+    printer.end(r.body, format);
     return 0;
   } catch (err) {
     if (err instanceof RingqlError) { io.out(JSON.stringify(err.toBody()) + '\n'); return 1; }
@@ -102,11 +135,6 @@ export async function queryCommand(argv: string[], io: Io = stdio): Promise<numb
   } finally {
     service.close();
   }
-}
-
-/** The body as printed: JSON gets a final newline; NDJSON and CSV end their last line already. */
-function printable(body: Buffer, format: OutputFormat): string {
-  return body.toString('utf8') + (format === 'json' ? '\n' : '');
 }
 
 class LoadError extends Error {}
