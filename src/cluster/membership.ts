@@ -63,14 +63,24 @@ export class Membership {
     if (!kv) return;
     await kv.put(memberKey(this.self.id), JSON.stringify(this.self));
     const next = new Map<string, MemberInfo>();
-    for await (const k of await kv.keys()) {
-      const e = await kv.get(k);
-      if (!e || e.operation !== 'PUT') continue;
-      try {
-        const m = JSON.parse(e.string()) as MemberInfo;
-        if (typeof m.id === 'string' && typeof m.url === 'string') next.set(m.id, m);
-      } catch { /* not ours */ }
+    // Listing keys can wait forever when an entry expires while it runs (its consumer counts the expired
+    // message as pending): such a listing is abandoned and the members stay as they were until the next beat.
+    const keys = await kv.keys();
+    let abandoned = false;
+    const limit = setTimeout(() => { abandoned = true; keys.stop(); }, Math.max(1000, 2 * this.heartbeatMs));
+    try {
+      for await (const k of keys) {
+        const e = await kv.get(k);
+        if (!e || e.operation !== 'PUT') continue;
+        try {
+          const m = JSON.parse(e.string()) as MemberInfo;
+          if (typeof m.id === 'string' && typeof m.url === 'string') next.set(m.id, m);
+        } catch { /* not ours */ }
+      }
+    } finally {
+      clearTimeout(limit);
     }
+    if (abandoned) return;
     if (!sameMembers(next, this.current)) {
       this.current = next;
       for (const f of this.listeners) f(next);
