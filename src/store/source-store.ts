@@ -159,6 +159,14 @@ export class SourceStore {
       // By rows, or by bytes (a few thousand big events must not grow one slab without bound).
       if (this.rows.fills(this.rows.open.n, this.rows.open.bytes)) this.rows.seal();
     }
+    return this.afterAppend(stored, dropped);
+  }
+
+  /**
+   * What follows every stored batch (either ingest path): counters, capacity, hot dictionaries, schema
+   * pruning, then the Store's hook that holds the process to its memory budget.
+   */
+  private afterAppend(stored: number, dropped: number): IngestResult {
     this.droppedRows += dropped;
     this.rows.enforceCapacity();
     this.compactHotDicts();
@@ -247,13 +255,7 @@ export class SourceStore {
       stored += count;
       if (full) this.rows.seal();
     }
-    this.droppedRows += dropped;
-    this.rows.enforceCapacity();
-    this.compactHotDicts();
-    this.pruneSchema();
-    // As after ingest(): the Store holds the process to its memory budget here.
-    this.afterIngest?.();
-    return { stored, dropped };
+    return this.afterAppend(stored, dropped);
   }
 
   /** Normalises every event, growing the schema; rolled back when any is invalid (else the caller commits). */
