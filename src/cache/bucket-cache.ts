@@ -7,7 +7,8 @@
 import { truncTimestamp } from '../core/time-arithmetic.ts';
 import type { Plan, ScanPlan } from '../plan/bound.ts';
 import { canonicalPlanKey } from '../plan/canonical.ts';
-import { buildOperator } from '../exec/build.ts';
+import { buildNode, buildOperator } from '../exec/build.ts';
+import type { Operator } from '../exec/operator.ts';
 import { ExecContext, type Budget } from '../exec/context.ts';
 import type { Value } from '../core/values.ts';
 import { minutePartialsPlan, type BucketShape } from '../exec/physical/rules/bucket-aggregate-from-cache.ts';
@@ -210,10 +211,8 @@ export class BucketCache {
    * `earliest` the smallest counted timestamp last.
    */
   private partials(shape: BucketShape, scan: ScanPlan, ctx: ExecContext, earliest = false): Map<number, number[]> {
-    const plan = minutePartialsPlan(shape, scan, earliest);
-    const cols = plan.cols;
-    const op = buildOperator(plan, ctx);
-    const accs = cols.map((c) => op.acc(c.id));
+    const { op, cols } = partialsOperator(shape, scan, ctx, earliest);
+    const accs = cols.map((id) => op.acc(id));
     const out = new Map<number, number[]>();
     for (let b = op.next(); b !== null; b = op.next()) {
       for (const r of b) {
@@ -223,6 +222,20 @@ export class BucketCache {
     }
     return out;
   }
+}
+
+/**
+ * The operator computing the partials over `scan`: the ones planned with the physical plan, reading
+ * `scan`'s bounds from the run context (no planning per fill); else planned now.
+ */
+function partialsOperator(shape: BucketShape, scan: ScanPlan, ctx: ExecContext, earliest: boolean): { op: Operator; cols: readonly number[] } {
+  const fill = shape.fill;
+  if (!fill) {
+    const plan = minutePartialsPlan(shape, scan, earliest);
+    return { op: buildOperator(plan, ctx), cols: plan.cols.map((c) => c.id) };
+  }
+  ctx.scanBounds = new Map([[fill.scan, { ...scan, order: 'any' }]]);
+  return earliest ? { op: buildNode(fill.earliest, ctx), cols: fill.cols.earliest } : { op: buildNode(fill.plain, ctx), cols: fill.cols.plain };
 }
 
 function withBounds(scan: ScanPlan, floor: number): ScanPlan {

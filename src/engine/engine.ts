@@ -1,7 +1,7 @@
 // The engine facade endpoints/ and cache/ use instead of planner internals: prepare(sql) parses once;
 // instantiate() gives the bound, planned and physically planned query for one request's parameter
-// values: a kept instance for values seen before, else a prepared template (bound and planned with its
-// parameters traced) with the values put in, physically planned again; binds only for a new plan shape.
+// values: a kept instance for values seen before, else a prepared template (bound, planned and physically
+// planned with its parameters traced) with the values put in; binds and plans only for a new plan shape.
 
 import { LRUMapWithDelete } from 'mnemonist';
 import { engineCounters } from '../core/engine-counters.ts';
@@ -75,8 +75,16 @@ interface Template {
   traced: boolean;
   /** How it follows the clock: 'retime' moves it by the time since it was bound. */
   clock: 'always' | 'retime';
+  /** The logical and physical plan as one graph: values are put into both at once. */
+  graph: PlanGraph;
   /** What substituting copies (substitute.ts dirtyNodes); the rest of the plan is shared. */
   dirty: DirtyNodes | null;
+}
+
+/** A logical plan and the physical plan made from it (whose nodes point into it). */
+interface PlanGraph {
+  logical: Plan;
+  physical: PhysicalPlan;
 }
 
 export interface Prepared {
@@ -104,8 +112,8 @@ export interface InstantiateOptions {
 
 /**
  * The query for one request: a kept instance when its parameter values (and consumer text) were seen,
- * moved to the request's clock if it depends on it; else a template's plan with these values put in
- * (physically planned anew: no parse, bind or logical planning); else bound and planned now.
+ * moved to the request's clock if it depends on it; else a template's logical and physical plan with
+ * these values put in (no parse, bind, logical or physical planning); else bound and planned now.
  */
 export function instantiate(p: Prepared, values: ReadonlyMap<string, string | null>, o: InstantiateOptions): Instance {
   const key = instanceKey(values, o.consumer ?? null);
@@ -143,18 +151,19 @@ function fromTemplate(p: Prepared, values: ReadonlyMap<string, string | null>, o
       return moveTo(t.inst, o.nowUs);
     }
     const delta = t.clock === 'retime' ? o.nowUs - t.inst.boundAt : 0;
-    const logical = substituteOrNull(t.inst.logical, r, delta, (t.dirty ??= dirtyNodes(t.inst.logical, t.clock === 'retime')));
-    if (!logical) continue;
+    // The physical plan holds no value of its own (memo keys are made by the run): the values go into it too.
+    const g = substituteOrNull(t.graph, r, delta, (t.dirty ??= dirtyNodes(t.graph, t.clock === 'retime')));
+    if (!g) continue;
     engineCounters.reuses++;
-    return { logical, physical: planPhysical(logical, p.opts.physical), boundAt: o.nowUs, reuse: t.inst.reuse, stamps: t.inst.stamps };
+    return { logical: g.logical, physical: g.physical, boundAt: o.nowUs, reuse: t.inst.reuse, stamps: t.inst.stamps };
   }
   return null;
 }
 
 /** The plan with the values put in; null when a constant left in it does not fold for them (it would stay a node). */
-function substituteOrNull(logical: Plan, r: Revaluer, delta: number, dirty: DirtyNodes): Plan | null {
+function substituteOrNull(graph: PlanGraph, r: Revaluer, delta: number, dirty: DirtyNodes): PlanGraph | null {
   try {
-    return substitute(logical, r, delta, dirty);
+    return substitute(graph, r, delta, dirty);
   } catch (err) {
     if (err instanceof RingqlError && err.code !== 'query_timeout') return null;
     throw err;
@@ -175,7 +184,7 @@ function build(p: Prepared, values: ReadonlyMap<string, string | null>, o: Insta
   const inst: Instance = { logical, physical, boundAt: o.nowUs, reuse, stamps };
   // A fixed and a moving bound on one side of a scan's time range: moved by setting the bounds again.
   const clock = reuse !== 'never' ? reuse : retimable(graph, true) ? 'retime' : null;
-  if (clock) keepTemplate(p, consumerKey(o.consumer ?? null), { inst, decisions, traced: reuse === 'never' || dependsOnParams(logical), clock, dirty: null });
+  if (clock) keepTemplate(p, consumerKey(o.consumer ?? null), { inst, decisions, traced: reuse === 'never' || dependsOnParams(logical), clock, graph, dirty: null });
   return inst;
 }
 

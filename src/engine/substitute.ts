@@ -1,6 +1,6 @@
-// Puts other parameter values into a prepared logical plan: every traced constant (plan/param-trace.ts)
-// recomputed, every scan bound pushed from one set again, and the whole moved in time by Δ when asked.
-// The copy keeps sharing (one scan stays one scan everywhere it is referenced), like retime.ts.
+// Puts other parameter values into a prepared plan (logical and physical together): every traced constant
+// (plan/param-trace.ts) recomputed, every scan bound pushed from one set again, and the whole moved in time
+// by Δ when asked. The copy keeps sharing (one scan stays one scan everywhere it is referenced), like retime.ts.
 
 import type { BExpr, Plan, ScanPlan } from '../plan/bound.ts';
 import { traced, type Revaluer } from '../plan/param-trace.ts';
@@ -35,7 +35,7 @@ export type DirtyNodes = WeakMap<object, (string | number)[]>;
  * The rest is shared with the prepared plan. Cycles run only through scans (their columns' origins), whose
  * own need is decided before their children are visited.
  */
-export function dirtyNodes(plan: Plan, moves: boolean): DirtyNodes {
+export function dirtyNodes(plan: unknown, moves: boolean): DirtyNodes {
   const memo = new Map<object, boolean>();
   const kids = (x: Obj): [string | number, unknown][] =>
     Array.isArray(x) ? x.map((v, i): [number, unknown] => [i, v]) : Object.entries(x).filter(([key]) => !SHARED_KEYS.has(key) && key !== 'value');
@@ -51,7 +51,11 @@ export function dirtyNodes(plan: Plan, moves: boolean): DirtyNodes {
     if (x instanceof Map) {
       memo.set(x, false);
       let d = false;
-      for (const [k, v] of x) if (visit(k) || visit(v)) d = true;
+      for (const [k, v] of x) {
+        // Both visited (no short cut): a value reached only through this Map must be known too.
+        const dk = visit(k), dv = visit(v);
+        if (dk || dv) d = true;
+      }
       memo.set(x, d);
       return d;
     }
@@ -74,10 +78,11 @@ export function dirtyNodes(plan: Plan, moves: boolean): DirtyNodes {
 }
 
 /**
- * A copy of `plan` with the values `r` gives, moved in time by `deltaUs` (0: not moved); only the
- * objects in `dirty` (dirtyNodes) are copied, the rest shared.
+ * A copy of `plan` (a logical plan, or a logical and a physical plan together: the physical nodes that
+ * reach a copied logical node are copied too) with the values `r` gives, moved in time by `deltaUs`
+ * (0: not moved); only the objects in `dirty` (dirtyNodes) are copied, the rest shared.
  */
-export function substitute(plan: Plan, r: Revaluer, deltaUs: number, dirty: DirtyNodes): Plan {
+export function substitute<T>(plan: T, r: Revaluer, deltaUs: number, dirty: DirtyNodes): T {
   const copies = new Map<unknown, unknown>();
   const copy = (x: unknown): unknown => {
     if (!isObj(x)) return x;
@@ -114,5 +119,5 @@ export function substitute(plan: Plan, r: Revaluer, deltaUs: number, dirty: Dirt
     if (deltaUs !== 0) shift(o, deltaUs);
     return o;
   };
-  return copy(plan) as Plan;
+  return copy(plan) as T;
 }

@@ -3,7 +3,7 @@
 // re-decided here. Uncorrelated subqueries run once, on first use.
 
 import { RingqlError } from '../core/errors.ts';
-import type { BExpr, Plan } from '../plan/bound.ts';
+import type { BExpr, Plan, ScanPlan } from '../plan/bound.ts';
 import { compileExpr, type Accessor, type CompileEnv } from '../plan/compile-expr.ts';
 import type { ExecContext } from './context.ts';
 import type { Operator } from './operator.ts';
@@ -24,6 +24,7 @@ import { groupKey, sqlEquals, type Value } from '../core/values.ts';
 import type { HotValue } from '../store/hot-paths.ts';
 import { planPhysical } from './physical/plan-physical.ts';
 import type { PhysicalNode, PhysicalPlan } from './physical/physical-plan.ts';
+import { dictionaryMemoText } from './physical/rules/dictionary-predicate-filter.ts';
 
 /** Plans `plan` physically (ad hoc: the bucket cache's partials, tests) and builds its operators. */
 export function buildOperator(plan: Plan, ctx: ExecContext, limitHint: number | null = null): Operator {
@@ -32,11 +33,16 @@ export function buildOperator(plan: Plan, ctx: ExecContext, limitHint: number | 
 
 /** Builds the operators of a physical plan. */
 export function buildPhysical(plan: PhysicalPlan, ctx: ExecContext): Operator {
-  return new Builder(plan, ctx).build(plan.root);
+  return new Builder(plan.subqueries, ctx).build(plan.root);
+}
+
+/** Builds the operators of one planned node without subqueries (the bucket cache's prepared partials). */
+export function buildNode(node: PhysicalNode, ctx: ExecContext): Operator {
+  return new Builder(new Map(), ctx).build(node);
 }
 
 class Builder {
-  constructor(private readonly plan: PhysicalPlan, private readonly ctx: ExecContext) {}
+  constructor(private readonly subqueries: ReadonlyMap<Plan, PhysicalNode>, private readonly ctx: ExecContext) {}
 
   private env(op: Operator): CompileEnv {
     return { col: (id) => op.acc(id), subquery: (e, arg) => this.subquery(e, arg) };
@@ -49,7 +55,7 @@ class Builder {
   build(n: PhysicalNode): Operator {
     const ctx = this.ctx;
     switch (n.op) {
-      case 'Scan': return new ScanExec(n.scan, ctx, n.batchHint);
+      case 'Scan': return new ScanExec(this.scanOf(n.scan), ctx, n.batchHint);
       case 'Values': {
         const noInput = this.env(new ValuesExec([], []));
         const rows = n.logical.rows.map((r) => r.map((e) => compileExpr(e, noInput)(null)));
@@ -79,7 +85,8 @@ class Builder {
       case 'HotBucketAggregate': {
         const hot = this.hotUnnest(n.hot);
         const c = this.compileOn(hot);
-        const counters = n.counters.map((x) => ({ kind: x.kind, arg: x.arg === null ? null : c(x.arg), leaf: x.leaf, key: x.key }));
+        // Memo keys come from the run's own expressions (its values in), not from the plan.
+        const counters = n.counters.map((x) => ({ kind: x.kind, arg: x.arg === null ? null : c(x.arg), leaf: x.leaf, key: x.arg === null ? '*' : dictionaryMemoText(x.arg) }));
         return new HotBucketAggExec(hot, n.unit, c(n.logical.keys[0]!), counters, n.logical.cols.map((x) => x.id), ctx);
       }
       case 'BucketAggregateFromCache': {
@@ -104,11 +111,16 @@ class Builder {
     }
   }
 
+  /** The scan as this run reads it: with the bounds the run context sets for it, if any. */
+  private scanOf(scan: ScanPlan): ScanPlan {
+    return this.ctx.scanBounds?.get(scan) ?? scan;
+  }
+
   private hotUnnest(n: Extract<PhysicalNode, { op: 'HotUnnest' }>): HotUnnestExec {
     const h = n.hot;
     const dict = h.scan.source.hotDict;
     if (!dict) throw new Error('internal: HotUnnestFromDictionary over a source without hot columns');
-    const exec = new ScanExec(h.scan, this.ctx, null, h.keys);
+    const exec = new ScanExec(this.scanOf(h.scan), this.ctx, null, h.keys);
     const hot = new HotUnnestExec(exec, h.alias, {
       first: exec.acc(h.firstId),
       fields: h.fields,
@@ -116,7 +128,10 @@ class Builder {
       outer: h.chain.map((u) => u.outer),
       leaves: h.leaves.map((name, i) => ({ name, dict: dict(h.keys[i]!) as readonly HotValue[] })),
     }, this.ctx);
-    if (n.filter) hot.setFilter({ pred: this.compileOn(hot)(n.filter.pred), memoLeaf: n.filter.memoLeaf, memoKey: n.filter.memoKey });
+    if (n.filter) {
+      const f = n.filter;
+      hot.setFilter({ pred: this.compileOn(hot)(f.pred), memoLeaf: f.memoLeaf, memoKey: f.memoLeaf === null ? null : 'filter:' + dictionaryMemoText(f.pred) });
+    }
     return hot;
   }
 
@@ -133,7 +148,7 @@ class Builder {
 
   private subquery(e: Extract<BExpr, { k: 'subquery' }>, arg: Accessor | null): Accessor {
     // Built now, with the query's pipeline, so its scans read the same instant of the store.
-    const planned = this.plan.subqueries.get(e.plan);
+    const planned = this.subqueries.get(e.plan);
     const op = planned ? this.build(planned) : buildOperator(e.plan, this.ctx, e.mode === 'exists' ? 1 : e.mode === 'scalar' ? 2 : null);
     return subqueryAccessor(e, op, arg, this.ctx);
   }

@@ -3,7 +3,7 @@
 
 import { RingqlError } from '../core/errors.ts';
 import { DEFAULT_QUERY_MAX_ROWS, DEFAULT_QUERY_TIMEOUT_MS } from '../core/config.ts';
-import type { Plan } from '../plan/bound.ts';
+import type { Plan, ScanPlan } from '../plan/bound.ts';
 import type { Value } from '../core/values.ts';
 import { DEFAULT_METER_LIMITS, WorkMeter, type MeterLimits } from '../core/work-meter.ts';
 
@@ -33,6 +33,8 @@ export class ExecContext {
   readonly preloads: { step(): boolean }[] = [];
   /** Rows the bucket cache computed for an aggregation the physical plan answers from it (run context, not plan). */
   bucketRows: Map<Plan, Value[][]> | null = null;
+  /** Planned scans this run reads with other bounds (the bucket cache's fills of prepared partials): run context, not plan. */
+  scanBounds: ReadonlyMap<ScanPlan, ScanPlan> | null = null;
   /** Scans of this run read only events ingested after this sequence number (the bucket cache's increments). */
   afterSeq: number | null = null;
   /** The same per source name (a live feed's rows since its last message); wins over afterSeq for a listed source. */

@@ -133,6 +133,19 @@ export function repushBounds(orig: ScanPlan, copy: ScanPlan, r: Revaluer, deltaU
   return true;
 }
 
+/**
+ * A copy of `scan` with `patch` applied (e.g. another order) that remembers what was pushed into it and
+ * how its bounds were made, so putting other values in (repushBounds) or moving it in time treats it as `scan`.
+ */
+export function derivedScan(scan: ScanPlan, patch: Partial<ScanPlan>): ScanPlan {
+  const copy: ScanPlan = { ...scan, ...patch };
+  const pushed = pushedConsts.get(scan);
+  if (pushed) pushedConsts.set(copy, pushed);
+  const bounds = boundSources.get(scan);
+  if (bounds) boundSources.set(copy, bounds);
+  return copy;
+}
+
 /** Whether repushBounds sets the scan's bounds again (a traced or clock-dependent constant was pushed into it). */
 export function needsRepush(s: ScanPlan): boolean {
   const p = pushedConsts.get(s);

@@ -12,7 +12,8 @@ import { catalogFromStore } from '../../src/endpoints/store-catalog.ts';
 import { planOnce } from '../../src/engine/engine.ts';
 import { canonicalPlanKey } from '../../src/plan/canonical.ts';
 import { snapshotCounters, type EngineCounters } from '../../src/core/engine-counters.ts';
-import { explainBoth } from '../../src/exec/physical/explain-physical.ts';
+import { explainBoth, explainPhysical, firedRules } from '../../src/exec/physical/explain-physical.ts';
+import type { PhysicalPlan } from '../../src/exec/physical/physical-plan.ts';
 import { DEFAULT_BUDGET } from '../../src/exec/context.ts';
 import { fixtureStore, FIXTURE_NOW } from '../helpers/fixture-store.ts';
 
@@ -24,6 +25,11 @@ function moved(before: EngineCounters): Pick<EngineCounters, 'parses' | 'binds' 
 }
 
 const NONE = { parses: 0, binds: 0, plans: 0 };
+
+/** EXPLAIN of each subquery's physical plan (EXPLAIN prints the main one only). */
+function subqueryTexts(p: PhysicalPlan): string[] {
+  return [...p.subqueries.values()].map((root) => explainPhysical({ ...p, root }));
+}
 
 const CREATED = {
   name: 'edge.search', cache_duration_seconds: 0,
@@ -95,6 +101,11 @@ describe('a prepared plan with new values put in equals a fresh bind with those 
       const what = `${r.endpoint} ${JSON.stringify([...r.params])}`;
       expect(canonicalPlanKey(inst.logical), what).toBe(canonicalPlanKey(fresh.logical));
       expect(explainBoth(inst.physical), what).toBe(explainBoth(fresh.physical));
+      expect(subqueryTexts(inst.physical), what).toEqual(subqueryTexts(fresh.physical));
+      // The physical plan gets the values too (it is not planned again): the same rows as a fresh plan.
+      if (!firedRules(inst.physical).includes('BucketAggregateFromCache')) {
+        expect(executePlan(inst.physical, prep, false, DEFAULT_BUDGET, 0).body.toString(), what).toBe(executePlan(fresh.physical, prep, false, DEFAULT_BUDGET, 0).body.toString());
+      }
     }
   });
 
@@ -124,6 +135,7 @@ describe('a prepared plan with new values put in equals a fresh bind with those 
       const inst = planRequest(sub, req, catalog, FIXTURE_NOW);
       const fresh = planOnce(sub.query, catalog, req.values, FIXTURE_NOW, sub.engine.opts.physical);
       expect(explainBoth(inst.physical)).toBe(explainBoth(fresh.physical));
+      expect(subqueryTexts(inst.physical)).toEqual(subqueryTexts(fresh.physical));
       const body = executePlan(inst.physical, sub, false, DEFAULT_BUDGET, 0).body.toString();
       expect(body).toBe(executePlan(fresh.physical, sub, false, DEFAULT_BUDGET, 0).body.toString());
       answers.add(body);

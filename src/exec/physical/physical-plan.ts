@@ -33,18 +33,33 @@ export interface HotChainPlan {
   keys: string[];
 }
 
-/** A filter fused into a hot chain; `memoLeaf` set when the predicate reads one leaf only (DictionaryPredicateFilter). */
+/**
+ * A filter fused into a hot chain; `memoLeaf` set when the predicate reads one leaf only
+ * (DictionaryPredicateFilter). Its memo key is made when the run builds it (dictionaryMemoKey), from the
+ * predicate with the run's values in: the plan holds no value, so one plan serves every value.
+ */
 export interface HotFilterPlan {
   pred: BExpr;
   memoLeaf: number | null;
-  memoKey: string | null;
 }
 
+/** A counter of HotBucketAggregate; its memo key, like a fused filter's, is made at run time. */
 export interface HotCounterPlan {
   kind: 'count' | 'countif';
   arg: BExpr | null;
   leaf: number;
-  key: string;
+}
+
+/**
+ * The bucket cache's per-minute partials, planned once with the plan: `plain` ([row count, each
+ * aggregate] per minute) and `earliest` (the smallest counted timestamp too), both over `scan`, whose
+ * bounds each fill sets at run time (ExecContext.scanBounds). Their output columns are `cols`.
+ */
+export interface PartialsPlan {
+  scan: ScanPlan;
+  plain: PhysicalNode;
+  earliest: PhysicalNode;
+  cols: { plain: readonly number[]; earliest: readonly number[] };
 }
 
 interface Base {
@@ -63,8 +78,8 @@ export type PhysicalNode = Base & (
   | { op: 'Join'; logical: Logical<'join'>; left: PhysicalNode; right: PhysicalNode; equi: { left: BExpr; right: BExpr } | null }
   | { op: 'Aggregate'; logical: AggregatePlan; input: PhysicalNode }
   | { op: 'HotBucketAggregate'; logical: AggregatePlan; unit: string; hot: Extract<PhysicalNode, { op: 'HotUnnest' }>; counters: HotCounterPlan[] }
-  /** `partials`: how the cache computes the per-minute partials it folds in (not built per request). */
-  | { op: 'BucketAggregateFromCache'; logical: AggregatePlan; unit: string; scan: ScanPlan; partials: PhysicalNode }
+  /** `partials`: how the cache computes the per-minute partials it folds in (printed by EXPLAIN). */
+  | { op: 'BucketAggregateFromCache'; logical: AggregatePlan; unit: string; scan: ScanPlan; partials: PhysicalNode; fill: PartialsPlan }
   | { op: 'Sort'; logical: Logical<'sort'>; input: PhysicalNode }
   | { op: 'Limit'; logical: Logical<'limit'>; input: PhysicalNode }
   | { op: 'Distinct'; logical: Logical<'distinct'>; input: PhysicalNode }

@@ -7,7 +7,8 @@ import type { BExpr, Plan, ScanPlan } from '../../plan/bound.ts';
 import { someNode } from '../../plan/expr-walk.ts';
 import { engineCounters } from '../../core/engine-counters.ts';
 import { columnUses, type ColumnUses } from '../column-uses.ts';
-import type { PhysicalNode, PhysicalPlan, RuleName } from './physical-plan.ts';
+import type { PartialsPlan, PhysicalNode, PhysicalPlan, RuleName } from './physical-plan.ts';
+import { derivedScan } from '../../plan/rules.ts';
 import { hotUnnestFromDictionary } from './rules/hot-unnest-from-dictionary.ts';
 import { dictionaryPredicateFilter } from './rules/dictionary-predicate-filter.ts';
 import { hotBucketAggregate } from './rules/hot-bucket-aggregate.ts';
@@ -77,9 +78,8 @@ class Planner {
   private aggregate(p: Extract<Plan, { k: 'aggregate' }>): PhysicalNode {
     const c = this.cached;
     if (c && p === c.agg) {
-      const partial = minutePartialsPlan(c, c.scan);
-      const partials = new Planner(columnUses(partial), null, new Map()).node(partial, null);
-      return { op: 'BucketAggregateFromCache', logical: p, unit: c.unit, scan: c.scan, partials, rules: ['BucketAggregateFromCache'] };
+      const fill = partialsPlan(c);
+      return { op: 'BucketAggregateFromCache', logical: p, unit: c.unit, scan: c.scan, partials: fill.plain, fill, rules: ['BucketAggregateFromCache'] };
     }
     const hot = hotBucketAggregate(p, this.uses);
     if (hot) {
@@ -111,6 +111,20 @@ class Planner {
       });
     }
   }
+}
+
+/**
+ * The bucket cache's partials of `shape`, planned now so that filling them at run time plans nothing:
+ * over one unordered copy of the shape's scan (its pushdown kept, so putting values in sets its bounds).
+ */
+function partialsPlan(shape: BucketShape): PartialsPlan {
+  const scan = derivedScan(shape.scan, { order: 'any' });
+  const plan = (earliest: boolean) => {
+    const partial = minutePartialsPlan(shape, scan, earliest);
+    return { node: new Planner(columnUses(partial), null, new Map()).node(partial, null), cols: partial.cols.map((c) => c.id) };
+  };
+  const plain = plan(false), earliest = plan(true);
+  return { scan, plain: plain.node, earliest: earliest.node, cols: { plain: plain.cols, earliest: earliest.cols } };
 }
 
 /** The expressions a logical node evaluates itself. */

@@ -6,7 +6,7 @@ import type { BExpr, ColInfo, Plan, ScanPlan } from '../../../plan/bound.ts';
 import { aggregateFunction, scalarFunction } from '../../../fn/index.ts';
 import { someNode } from '../../../plan/expr-walk.ts';
 import { originOf } from '../../../plan/origin-of.ts';
-import type { AggregatePlan, PhysicalNode, PhysicalPlan } from '../physical-plan.ts';
+import type { AggregatePlan, PartialsPlan, PhysicalNode, PhysicalPlan } from '../physical-plan.ts';
 
 const UNITS = new Set(['MINUTE', 'HOUR', 'DAY']);
 // Counts add up exactly across minutes; SUM is left out because an all-NULL SUM is NULL, not 0.
@@ -18,6 +18,8 @@ export interface BucketShape {
   unit: string;
   /** The TIMESTAMP_TRUNC argument (the scan's timestamp column). */
   ts: BExpr;
+  /** The partials as planned with the physical plan (absent: planned when filled). */
+  fill?: PartialsPlan;
 }
 
 /** Finds the first time-bucket aggregation the bucket cache can keep, or null (then the plan runs normally). */
@@ -65,7 +67,10 @@ function rowWise(p: Plan, scan: ScanPlan): boolean {
 /** The aggregation a physical plan answers from the bucket cache (BucketAggregateFromCache), if any. */
 export function cachedAggregate(plan: PhysicalPlan): BucketShape | null {
   const find = (n: PhysicalNode): BucketShape | null => {
-    if (n.op === 'BucketAggregateFromCache') return bucketAggregateFromCache(n.logical);
+    if (n.op === 'BucketAggregateFromCache') {
+      const shape = bucketAggregateFromCache(n.logical);
+      return shape && { ...shape, fill: n.fill };
+    }
     const kids = n.op === 'Join' ? [n.left, n.right] : n.op === 'SetOp' ? n.inputs : 'input' in n ? [n.input] : [];
     for (const k of kids) {
       const s = find(k);
@@ -88,7 +93,7 @@ export function minutePartialsPlan(shape: BucketShape, scan: ScanPlan, earliest 
   const aggs: BExpr[] = [{ k: 'agg', agg: count, args: [], distinct: false, star: true, type: 'INT64' }, ...agg.aggs];
   if (earliest) aggs.push({ k: 'agg', agg: aggregateFunction('MIN')!, args: [ts], distinct: false, star: false, type: 'TIMESTAMP' });
   const cols: ColInfo[] = [key, ...aggs].map((_, i) => ({ id: -1_000_000 - i, name: `$p${i}`, type: 'INT64' }));
-  return { k: 'aggregate', input: withScan(agg.input, shape.scan, { ...scan, order: 'any' }), keys: [key], aggs, cols };
+  return { k: 'aggregate', input: withScan(agg.input, shape.scan, scan.order === 'any' ? scan : { ...scan, order: 'any' }), keys: [key], aggs, cols };
 }
 
 /** Copies the row-wise input with its scan replaced. */

@@ -1,5 +1,6 @@
 // Rule DictionaryPredicateFilter: a predicate over a hot chain that reads nothing but one leaf of the
 // last element (e.g. REGEXP_CONTAINS(request.url, @project)) is evaluated once per dictionary value.
+// The plan keeps no value: the memo's key is made when a run builds the filter, from its predicate.
 
 import type { BExpr } from '../../../plan/bound.ts';
 import { exprKey } from '../../../plan/expr-key.ts';
@@ -9,10 +10,22 @@ import type { HotChainPlan, HotFilterPlan, UnnestPlan } from '../physical-plan.t
 /** Canonical text of an expression over the chain's last element only, the same in every query. */
 export const leafKey = (e: BExpr): string => exprKey(e, () => '$leaf');
 
+const memoTexts = new WeakMap<BExpr, string>();
+
+/**
+ * The text a predicate's per-dictionary memo is keyed by, made when a run builds the operator: its
+ * canonical text with the run's values in (the pattern), so equal predicates share one memo across
+ * queries and runs. Kept per predicate object (a kept plan makes it once).
+ */
+export function dictionaryMemoText(pred: BExpr): string {
+  let key = memoTexts.get(pred);
+  if (key === undefined) memoTexts.set(pred, (key = leafKey(pred)));
+  return key;
+}
+
 /** The fused filter for `pred`; memoised per dictionary value when the rule applies. */
 export function dictionaryPredicateFilter(pred: BExpr, top: UnnestPlan, hot: HotChainPlan): HotFilterPlan {
-  const leaf = memoLeaf(pred, top, hot);
-  return { pred, memoLeaf: leaf, memoKey: leaf === null ? null : 'filter:' + leafKey(pred) };
+  return { pred, memoLeaf: memoLeaf(pred, top, hot) };
 }
 
 /** The leaf index when `e` reads nothing but one leaf of the chain's last element, else null. */

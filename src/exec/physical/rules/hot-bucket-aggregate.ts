@@ -6,7 +6,7 @@ import type { ColumnUses } from '../../column-uses.ts';
 import { truncWidthUs } from '../../../core/date-parts.ts';
 import type { AggregatePlan, HotChainPlan, HotCounterPlan, HotFilterPlan, UnnestPlan } from '../physical-plan.ts';
 import { chainScanColumnName, hotUnnestFromDictionary } from './hot-unnest-from-dictionary.ts';
-import { dictionaryPredicateFilter, leafKey, memoLeaf } from './dictionary-predicate-filter.ts';
+import { dictionaryPredicateFilter, memoLeaf } from './dictionary-predicate-filter.ts';
 
 export interface HotBucketChoice {
   unit: string;
@@ -29,10 +29,10 @@ export function hotBucketAggregate(plan: AggregatePlan, uses: ColumnUses): HotBu
   const counters: HotCounterPlan[] = [];
   for (const a of plan.aggs as Extract<BExpr, { k: 'agg' }>[]) {
     const kind = a.agg.name.toUpperCase() === 'COUNTIF' ? 'countif' : 'count';
-    if (a.star || !a.args.length) { counters.push({ kind, arg: null, leaf: -1, key: '*' }); continue; }
+    if (a.star || !a.args.length) { counters.push({ kind, arg: null, leaf: -1 }); continue; }
     const leaf = memoLeaf(a.args[0]!, top, hot);
     if (leaf === null) return null;
-    counters.push({ kind, arg: a.args[0]!, leaf, key: leafKey(a.args[0]!) });
+    counters.push({ kind, arg: a.args[0]!, leaf });
   }
   return { unit, top, hot, filter: filter ? dictionaryPredicateFilter(filter.pred, top, hot) : null, counters };
 }
