@@ -128,10 +128,18 @@ export function instantiate(p: Prepared, values: ReadonlyMap<string, string | nu
   return inst;
 }
 
-/** A kept instance at `nowUs`: as it is, or moved in time. */
+/** Per kept instance: its plans as one graph and what moving it in time copies (the rest is shared). */
+const moveSets = new WeakMap<Instance, { graph: PlanGraph; dirty: DirtyNodes }>();
+
+/** A kept instance at `nowUs`: as it is, or moved in time (only what depends on the clock copied). */
 function moveTo(kept: Instance, nowUs: number): Instance {
   if (kept.reuse === 'always' || kept.boundAt === nowUs) return kept;
-  const moved = retime({ logical: kept.logical, physical: kept.physical }, nowUs - kept.boundAt);
+  let m = moveSets.get(kept);
+  if (!m) {
+    const graph = { logical: kept.logical, physical: kept.physical };
+    moveSets.set(kept, (m = { graph, dirty: dirtyNodes(graph, true) }));
+  }
+  const moved = retime(m.graph, nowUs - kept.boundAt, m.dirty);
   return { ...moved, boundAt: nowUs, reuse: 'retime', stamps: kept.stamps };
 }
 

@@ -4,13 +4,7 @@
 
 import type { ScanPlan } from '../plan/bound.ts';
 import { mixedTimeBounds } from '../plan/rules.ts';
-
-/** Objects shared with the store or the function table: referenced, never copied. */
-export const SHARED_KEYS = new Set(['source', 'fn', 'agg']);
-
-export type Obj = Record<string, unknown>;
-
-const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null;
+import { copyGraph, isObj, SHARED_KEYS, type Obj } from './copy-graph.ts';
 
 /**
  * Whether `graph` (a logical plan and what was planned from it) can be moved in time by `retime`;
@@ -49,32 +43,14 @@ export function clockFree(graph: unknown): boolean {
 /**
  * A copy of `graph` (sharing kept: one scan stays one scan everywhere it is referenced) with every
  * affine clock constant and clock-marked scan bound shifted by `deltaUs`. Only for retimable graphs.
+ * `only` (substitute.ts dirtyNodes of the graph, as it moves) copies just what moves and what reaches it.
  */
-export function retime<T>(graph: T, deltaUs: number): T {
-  const copies = new Map<unknown, unknown>();
-  const copy = (x: unknown): unknown => {
-    if (!isObj(x)) return x;
-    const done = copies.get(x);
-    if (done !== undefined) return done;
-    if (x instanceof Map) {
-      const m = new Map<unknown, unknown>();
-      copies.set(x, m);
-      for (const [k, v] of x) m.set(copy(k), copy(v));
-      return m;
-    }
-    if (Array.isArray(x)) {
-      const a: unknown[] = [];
-      copies.set(x, a);
-      for (const v of x) a.push(copy(v));
-      return a;
-    }
-    const o: Obj = {};
-    copies.set(x, o);
-    for (const [key, v] of Object.entries(x)) o[key] = SHARED_KEYS.has(key) || key === 'value' ? v : copy(v);
+export function retime<T>(graph: T, deltaUs: number, only?: WeakMap<object, readonly (string | number)[]>): T {
+  const shifted = (_: Obj, o: Obj): Obj => {
     shift(o, deltaUs);
     return o;
   };
-  return copy(graph) as T;
+  return copyGraph(graph, only ? (x) => only.get(x) : () => 'all', shifted);
 }
 
 /** Shifts one copied node's affine clock constant or clock-marked scan bounds by `deltaUs`. */

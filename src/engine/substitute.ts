@@ -5,10 +5,9 @@
 import type { BExpr, Plan, ScanPlan } from '../plan/bound.ts';
 import { traced, type Revaluer } from '../plan/param-trace.ts';
 import { hasTracedPushdown, needsRepush, repushBounds } from '../plan/rules.ts';
-import { SHARED_KEYS, shift, type Obj } from './retime.ts';
+import { shift } from './retime.ts';
+import { copyGraph, isObj, SHARED_KEYS, type Obj } from './copy-graph.ts';
 import { registerSubqueryPlan } from '../plan/expr-key.ts';
-
-const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null;
 
 /** Whether anything in `plan` was computed from a parameter value (else it is the same plan for every value). */
 export function dependsOnParams(plan: Plan): boolean {
@@ -83,41 +82,18 @@ export function dirtyNodes(plan: unknown, moves: boolean): DirtyNodes {
  * (0: not moved); only the objects in `dirty` (dirtyNodes) are copied, the rest shared.
  */
 export function substitute<T>(plan: T, r: Revaluer, deltaUs: number, dirty: DirtyNodes): T {
-  const copies = new Map<unknown, unknown>();
-  const copy = (x: unknown): unknown => {
-    if (!isObj(x)) return x;
-    const keys = dirty.get(x);
-    if (keys === undefined) return x;
-    const done = copies.get(x);
-    if (done !== undefined) return done;
-    if (x instanceof Map) {
-      const m = new Map<unknown, unknown>();
-      copies.set(x, m);
-      for (const [k, v] of x) m.set(copy(k), copy(v));
-      return m;
-    }
-    if (Array.isArray(x)) {
-      const a: unknown[] = x.slice();
-      copies.set(x, a);
-      for (const i of keys) a[i as number] = copy(x[i as number]);
-      return a;
-    }
-    let o: Obj;
+  const putIn = (x: Obj, copied: Obj): Obj => {
+    let o = copied;
+    // A plain constant now: the trace is only needed on the prepared plan.
     if (x.k === 'const' && traced(x as unknown as BExpr)) {
-      // A plain constant now: the trace is only needed on the prepared plan.
       o = x.clock !== undefined ? { k: 'const', value: r.value(x as unknown as BExpr), type: x.type, clock: x.clock } : { k: 'const', value: r.value(x as unknown as BExpr), type: x.type };
-      copies.set(x, o);
-    } else {
-      o = { ...x };
-      copies.set(x, o);
-      for (const key of keys) o[key] = copy(x[key]);
-      // A copied subquery is another subquery: it gets its own id, as a fresh bind's would (expression keys).
-      if (x.k === 'subquery' && o.plan !== x.plan && isObj(o.plan)) registerSubqueryPlan(o.plan);
-      // Bounds set again from what was pushed are at the new instant already.
-      if (x.k === 'scan' && repushBounds(x as unknown as ScanPlan, o as unknown as ScanPlan, r, deltaUs)) return o;
     }
+    // A copied subquery is another subquery: it gets its own id, as a fresh bind's would (expression keys).
+    if (x.k === 'subquery' && o.plan !== x.plan && isObj(o.plan)) registerSubqueryPlan(o.plan);
+    // Bounds set again from what was pushed are at the new instant already.
+    if (x.k === 'scan' && repushBounds(x as unknown as ScanPlan, o as unknown as ScanPlan, r, deltaUs)) return o;
     if (deltaUs !== 0) shift(o, deltaUs);
     return o;
   };
-  return copy(plan) as T;
+  return copyGraph(plan, (x) => dirty.get(x), putIn);
 }
