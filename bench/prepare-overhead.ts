@@ -3,10 +3,11 @@
 // plan + physical plan), "bind+plan" what every request did before, "prepared" what a request does now
 // (reuse the prepared instance, moved to the request's clock). "New values" gives every request a
 // parameter value never seen: before, it bound and planned; now it puts the value into the prepared
-// template and plans physically only. Planning only: execution is not included.
+// template's logical and physical plan and plans nothing. Planning only: execution is not included.
+// A hand-written part of PREPARE-OVERHEAD.md below KEPT_MARK (figures of another checkout) is kept.
 
 import { Bench } from 'tinybench';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { describeMachine } from './machine.ts';
 import { Store, defaultStoreConfig } from '../src/store/store.ts';
 import { createQueryService } from '../src/endpoints/service.ts';
@@ -92,12 +93,18 @@ export function overheadTable(rows: OverheadRow[]): string {
 
 const NEW_VALUES_NOTE = 'The last three columns give every request a project never asked for before. Before, such a request ' +
   'bound, planned and physically planned its query; now it checks the decisions its values take against the ' +
-  "prepared templates, puts the values into the matching one and plans physically only: the engine's parse, " +
-  'bind and plan counters do not move (test/engine/param-templates.test.ts). A value that changes the plan shape ' +
-  'in a way no sample value at create/load took (say a CASE on a free-text parameter) binds once for that shape.';
+  "prepared templates and puts the values into the matching one's logical and physical plan: the engine's parse, " +
+  'bind, plan and physical-plan counters do not move (test/engine/prepare-once-counters.test.ts). A value that changes ' +
+  'the plan shape in a way no sample value at create/load took (say a CASE on a free-text parameter) binds once for that shape.';
+
+/** Where the file's hand-written part starts (kept when the script writes the file again). */
+const KEPT_MARK = '<!-- kept: written by hand, not by bench/prepare-overhead.ts -->';
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const text = overheadTable(await measurePrepareOverhead(Number(process.argv[2] ?? 500)));
-  writeFileSync(new URL('./PREPARE-OVERHEAD.md', import.meta.url), `# Per-request planning overhead (bench/prepare-overhead.ts)\n\nMedian per request, planning only; ${describeMachine().cpu}.\n\n${text}\n\n${NEW_VALUES_NOTE}\n`);
+  const file = new URL('./PREPARE-OVERHEAD.md', import.meta.url);
+  const old = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const kept = old.includes(KEPT_MARK) ? '\n' + old.slice(old.indexOf(KEPT_MARK)) : '';
+  writeFileSync(file, `# Per-request planning overhead (bench/prepare-overhead.ts)\n\nMedian per request, planning only; ${describeMachine().cpu}.\n\n${text}\n\n${NEW_VALUES_NOTE}\n${kept}`);
   process.stdout.write(text + '\n');
 }
