@@ -30,7 +30,17 @@ export async function writeFileAtomic(path: string, chunks: readonly Uint8Array[
     await unlink(tmp).catch(() => {});
     throw err;
   }
-  fsyncDir(dirname(path));
+  await fsyncDirAsync(dirname(path));
+}
+
+/** fsyncDir on the thread pool: the same guarantee once it resolves, without blocking the event loop. */
+async function fsyncDirAsync(dir: string): Promise<void> {
+  const fh = await open(dir, 'r');
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
 }
 
 /** Makes a directory's entries (a rename, a new or deleted file) durable. */

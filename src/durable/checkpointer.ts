@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { TMP_SUFFIX, writeFileAtomic } from './atomic-file.ts';
 import { MANIFEST_FILE, readManifest, writeManifest, type Manifest, type ManifestPart } from './manifest.ts';
-import { encodePartFile } from './part-file.ts';
+import { encodePartFileSliced } from './part-file.ts';
+import { TimeSlicer } from '../core/time-slicer.ts';
 import type { Wal } from './wal.ts';
 
 /** One piece of a source's state. Immutable parts (a sealed segment) are written once and kept while listed. */
@@ -33,6 +34,8 @@ export interface CheckpointReport {
   bytesWritten: number;
   filesDeleted: number;
   ms: number;
+  /** Times the write phase yielded to the event loop (its slices). */
+  pauses: number;
 }
 
 export const PART_SUFFIX = '.part';
@@ -45,7 +48,12 @@ export class Checkpointer {
   /** Bytes of the files the last manifest lists, and of the manifest. */
   private diskBytes = 0;
 
-  constructor(private readonly dir: string, private readonly wal: Wal, private readonly log: (line: string) => void = () => {}) {
+  /**
+   * Without `settle`, checkpoint() takes its snapshot in the call itself. With it, the snapshot waits
+   * for `settle`: background work it would otherwise do synchronously (the store's block compression
+   * backlog) gets done in its own slices first; the snapshot then describes that later moment.
+   */
+  constructor(private readonly dir: string, private readonly wal: Wal, private readonly log: (line: string) => void = () => {}, private readonly settle: (() => Promise<void>) | null = null) {
     mkdirSync(dir, { recursive: true });
     this.last = readManifest(dir);
     this.diskBytes = this.last ? this.measure(this.last) : 0;
@@ -72,6 +80,7 @@ export class Checkpointer {
 
   private async take(sources: readonly Checkpointable[]): Promise<CheckpointReport | null> {
     const t0 = performance.now();
+    if (this.settle) await this.settle();
     // The snapshot: synchronous, so the WAL position and the parts describe the same moment. Every part
     // to write is encoded now too (a sealed part's columns may change later, e.g. by id compaction).
     const taken: { name: string; parts: CheckpointPart[] }[] = [];
@@ -96,8 +105,10 @@ export class Checkpointer {
       manifest.sources.push({ name: s.name, parts });
     }
     let bytesWritten = 0;
+    // Framing (CRC over every byte) runs in slices between requests: the snapshot above is all that must be synchronous.
+    const slicer = new TimeSlicer();
     for (const w of toWrite) {
-      const bytes = encodePartFile({ key: w.part.key, source: w.source, events: w.part.events }, w.chunks);
+      const bytes = await encodePartFileSliced({ key: w.part.key, source: w.source, events: w.part.events }, w.chunks, slicer);
       bytesWritten += bytes.reduce((n, b) => n + b.length, 0);
       await writeFileAtomic(join(this.dir, w.file), bytes);
     }
@@ -105,7 +116,7 @@ export class Checkpointer {
     this.last = manifest;
     this.diskBytes = this.measure(manifest);
     const filesDeleted = this.wal.dropBefore(walFrom) + this.deleteUnlisted(manifest);
-    const report = { id, walFrom, partsWritten: toWrite.length, bytesWritten, filesDeleted, ms: performance.now() - t0 };
+    const report = { id, walFrom, partsWritten: toWrite.length, bytesWritten, filesDeleted, ms: performance.now() - t0, pauses: slicer.pauses };
     this.lastReport = report;
     return report;
   }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { DurabilityConfig } from '../core/config.ts';
 import { RingqlError } from '../core/errors.ts';
 import type { Store } from '../store/store.ts';
+import { compressionCaughtUp } from '../store/block-compressor.ts';
 import { decodeBatch, decodeRawBatch, type RawBatch } from './batch-record.ts';
 import { RECORD_BATCH, RECORD_RAW_BATCH } from './record-frame.ts';
 import { Wal } from './wal.ts';
@@ -86,7 +87,7 @@ export function recoverStore(store: Store, stateDir: string, cfg: DurabilityConf
   });
   if (refused > 5) opts.log(`ringql: WARNING: ${refused} logged batches in all were refused at replay`);
   const wal = Wal.open({ dir, fsync: cfg.fsync, fsyncMs: cfg.fsyncMs, log: opts.log }, report.files);
-  const checkpointer = new Checkpointer(ckDir, wal, opts.log);
+  const checkpointer = new Checkpointer(ckDir, wal, opts.log, () => compressionCaughtUp());
   return { wal, report, refused, checkpointer, fromCheckpoint: fromCheckpoint && { id: fromCheckpoint.id, events: fromCheckpoint.events, bytes: fromCheckpoint.bytes, ms: fromCheckpoint.ms } };
 }
 

@@ -2,7 +2,9 @@
 // the mutable rest) as CRC-framed chunks between a header and a trailer, so damage anywhere is found.
 
 import { readFileSync } from 'node:fs';
-import { frame, readRecord } from './record-frame.ts';
+import { crc32 } from 'node:zlib';
+import type { TimeSlicer } from '../core/time-slicer.ts';
+import { frame, frameHeaderOf, readRecord } from './record-frame.ts';
 
 const RECORD_PART_HEADER = 2;
 const RECORD_PART_CHUNK = 3;
@@ -35,6 +37,30 @@ export class CorruptStateError extends Error {
 export function encodePartFile(header: PartHeader, chunks: readonly Buffer[]): Buffer[] {
   const out = [frame(RECORD_PART_HEADER, Buffer.from(JSON.stringify(header)))];
   for (const c of chunks) out.push(frame(RECORD_PART_CHUNK, c));
+  const trailer = Buffer.alloc(4);
+  trailer.writeUInt32LE(chunks.length, 0);
+  out.push(frame(RECORD_PART_TRAILER, trailer));
+  return out;
+}
+
+/** CRC-32 is computed over this many bytes between checks of the time slice. */
+const CRC_PIECE_BYTES = 256 * 1024;
+
+/**
+ * The same bytes as encodePartFile, made in time slices (`slicer`) so a big part never holds the event
+ * loop: each chunk's CRC is computed in pieces, and the chunk itself goes out as its own buffer after its
+ * record header (no copy).
+ */
+export async function encodePartFileSliced(header: PartHeader, chunks: readonly Buffer[], slicer: TimeSlicer): Promise<Buffer[]> {
+  const out = [frame(RECORD_PART_HEADER, Buffer.from(JSON.stringify(header)))];
+  for (const c of chunks) {
+    let crc = 0;
+    for (let at = 0; at < c.length; at += CRC_PIECE_BYTES) {
+      crc = crc32(c.subarray(at, at + CRC_PIECE_BYTES), crc);
+      await slicer.pause();
+    }
+    out.push(frameHeaderOf(RECORD_PART_CHUNK, c.length, crc), c);
+  }
   const trailer = Buffer.alloc(4);
   trailer.writeUInt32LE(chunks.length, 0);
   out.push(frame(RECORD_PART_TRAILER, trailer));

@@ -24,6 +24,11 @@ export function frameHeader(type: number, parts: readonly Buffer[]): Buffer {
     len += p.length;
     crc = crc32(p, crc);
   }
+  return frameHeaderOf(type, len, crc);
+}
+
+/** The 12-byte header of a record whose payload's length is `len` and CRC-32 is `crc` (computed in pieces by the caller). */
+export function frameHeaderOf(type: number, len: number, crc: number): Buffer {
   const out = Buffer.allocUnsafe(HEADER_BYTES);
   out[0] = MAGIC0;
   out[1] = MAGIC1;

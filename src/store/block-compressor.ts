@@ -15,9 +15,13 @@ let head = 0;
 let scheduled = false;
 let compressed = 0;
 let pendingBytes = 0;
+let enqueued = 0;
+/** Callers of compressionCaughtUp, each waiting for `compressed` to reach its target. */
+let waiters: { target: number; resolve: () => void }[] = [];
 
 export function enqueueCompression(b: Block): void {
   queue.push(b);
+  enqueued++;
   pendingBytes += b.rawLen;
   if (!scheduled) {
     scheduled = true;
@@ -30,6 +34,7 @@ function slice(): void {
   const until = performance.now() + SLICE_MS;
   while (head < queue.length && (pendingBytes > MAX_PENDING_BYTES || performance.now() < until)) compressOne();
   compact();
+  wakeWaiters();
   if (head < queue.length) {
     scheduled = true;
     setImmediate(slice);
@@ -57,6 +62,28 @@ export function compressPendingNow(): void {
   queue.length = 0;
   pendingBytes = 0;
   head = 0;
+  wakeWaiters();
+}
+
+/**
+ * Resolves once every block queued now has been compressed by the slices, or after `maxWaitMs` (a
+ * checkpoint waits for this before its synchronous snapshot, which would otherwise compress the backlog
+ * in one go; whatever is left then is compressed by the snapshot, as before).
+ */
+export function compressionCaughtUp(maxWaitMs = 5000): Promise<void> {
+  if (compressed >= enqueued) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, maxWaitMs);
+    timer.unref();
+    waiters.push({ target: enqueued, resolve: () => { clearTimeout(timer); resolve(); } });
+  });
+}
+
+function wakeWaiters(): void {
+  if (!waiters.length) return;
+  const still = waiters.filter((w) => compressed < w.target);
+  for (const w of waiters) if (compressed >= w.target) w.resolve();
+  waiters = still;
 }
 
 export function compressorStats(): { pending: number; pendingBytes: number; compressed: number } {

@@ -62,17 +62,15 @@ export function encodeHead(s: HeadState, open: OpenSegment): Buffer[] {
   for (const vs of s.hotValues) out.push(...dictionaryChunks(vs));
   const n = open.n, hotCount = open.hot.length;
   const jsonLen = new Uint32Array(n), extraLen = new Uint32Array(n);
-  const parts: Buffer[] = [];
+  // The rows' stored UTF-8 bytes go out as they are (they were written from strings, so decoding and
+  // re-encoding each row gave the same bytes, at a cost that held the event loop for tens of ms).
   for (let r = 0; r < n; r++) {
-    const j = Buffer.from(open.json(r), 'utf8');
-    const x = open.extra(r);
-    jsonLen[r] = j.length;
-    parts.push(j);
-    if (x === null) extraLen[r] = NO_EXTRA;
-    else { const xb = Buffer.from(x, 'utf8'); extraLen[r] = xb.length; parts.push(xb); }
+    jsonLen[r] = open.jsonBytesOf(r);
+    const xl = open.extraBytesOf(r);
+    extraLen[r] = xl === 0 ? NO_EXTRA : xl;
   }
   out.push(arrayChunk(Float64Array.from(open.ts)), arrayChunk(Float64Array.from(open.seq)), arrayChunk(Uint32Array.from(open.pid)),
-    arrayChunk(Uint32Array.from(open.shape)), arrayChunk(jsonLen), arrayChunk(extraLen), Buffer.concat(parts));
+    arrayChunk(Uint32Array.from(open.shape)), arrayChunk(jsonLen), arrayChunk(extraLen), open.rowBytes());
   for (let h = 0; h < hotCount; h++) out.push(arrayChunk(Uint32Array.from(open.hot[h]!)));
   return out;
 }
