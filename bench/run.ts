@@ -30,7 +30,8 @@ for (const [i, name] of names.entries()) {
     await SECTIONS[name]!.run(results, quick);
   } catch (err) {
     // The rest of a long run is kept; the reason is in the report.
-    error = err instanceof Error ? err.message : String(err);
+    // One line for the report's tables (a child's error carries its whole stderr tail).
+    error = (err instanceof Error ? err.message : String(err)).replace(/\s+/g, ' ').slice(0, 300);
     progress(`section ${name} failed: ${err instanceof Error ? err.stack : error}`);
   }
   const minutes = (performance.now() - t) / 60_000;

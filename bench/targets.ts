@@ -9,7 +9,7 @@ export type Status = 'PASS' | 'MISS' | 'not run';
 export interface TargetRow { measure: string; target: string; measured: string; status: Status }
 
 const row = (measure: string, target: string, measured: string, ok: boolean): TargetRow => ({ measure, target, measured, status: ok ? 'PASS' : 'MISS' });
-const notRun = (measure: string, target: string, section: string): TargetRow => ({ measure, target, measured: `(section \`${section}\` not run)`, status: 'not run' });
+const notRun = (measure: string, target: string, section: string): TargetRow => ({ measure, target, measured: `(not measured: section \`${section}\` not run, or it failed)`, status: 'not run' });
 const mib = (b: number): string => `${(b / 2 ** 20).toFixed(0)} MiB`;
 const median = (xs: number[]): number => figure(xs).median;
 
