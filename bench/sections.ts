@@ -47,7 +47,7 @@ export const SECTIONS: Record<string, { what: string; run: SectionFn }> = {
     r.cap = await memoryCap(quick ? { capBytes: 64 * 2 ** 20, maxSeconds: 45 } : { capBytes: 512 * 2 ** 20, maxSeconds: 360 });
   } },
   ingest: { what: 'ingest in-process and over HTTP, demo load (issue 16)', run: async (r, quick) => { r.ingest = await ingestSection(quick ? 10_000 : 60_000); } },
-  cli: { what: '`ringql query` over ~1 GB NDJSON vs DuckDB (issue 16)', run: async (r, quick) => { r.cli = await cliVsDuck(quick ? 20_000 : 460_000, quick ? 1 : 3); } },
+  cli: { what: '`ringql query` over ~1 GB NDJSON vs DuckDB (issue 16)', run: async (r, quick) => { r.cli = await cliVsDuck(quick ? 20_000 : 460_000, quick ? 1 : 2); } },
   serving: { what: 'HTTP vs raw uWS, p99, streamed output (issue 18)', run: async (r, quick) => {
     r.serving = await servingBench(quick ? 2 : 6, quick ? 1 : 3);
     r.cliStream = (await cliStreamMemory(quick ? 1 : 2)).runs;
