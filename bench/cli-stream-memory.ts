@@ -31,8 +31,10 @@ async function runCli(file: string, sql: string, format: string): Promise<Figure
   const m = /CLI-MEMORY (\{.*\})/.exec(err);
   if (code !== 0 || !m) throw new Error(`CLI run exited ${code}:\n${err.slice(-2000)}`);
   const f = JSON.parse(m[1]!) as Figure;
-  if (f.rc !== 0) throw new Error(`ringql query answered ${f.rc}:\n${err.slice(-2000)}`);
-  return f;
+  if (f.rc === 0) return f;
+  // The CLI prints a query error as its JSON body on stdout (here the file): its last line says why.
+  const said = readFileSync(join(tmp, `out.${format}`), 'utf8').trimEnd().split('\n').pop() ?? '';
+  throw new Error(`ringql query --format ${format} answered ${f.rc} after ${(f.queryMs / 1000).toFixed(1)} s: ${said.slice(-300)}`);
 }
 
 export interface CliStreamFigure { format: string; round: number; big: Figure; base: Figure }
