@@ -44,7 +44,7 @@ export const SECTIONS: Record<string, { what: string; run: SectionFn }> = {
   held: { what: 'edge events held in one process (issue 15)', run: async (r, quick) => { r.held = await eventsHeld(quick ? 1_000_000 : 30_000_000); } },
   idle: { what: 'idle RSS of an empty server (issue 15)', run: async (r) => { r.idle = await idleRss(); } },
   cap: { what: 'RINGQL_MAX_MEMORY under endless ingest (issue 15)', run: async (r, quick) => {
-    r.cap = await memoryCap(quick ? { capBytes: 64 * 2 ** 20, maxSeconds: 45 } : { capBytes: 512 * 2 ** 20, maxSeconds: 360 });
+    r.cap = await memoryCap(quick ? { capBytes: 64 * 2 ** 20, maxSeconds: 45 } : { capBytes: 512 * 2 ** 20, maxSeconds: 300 });
   } },
   ingest: { what: 'ingest in-process and over HTTP, demo load (issue 16)', run: async (r, quick) => { r.ingest = await ingestSection(quick ? 10_000 : 60_000); } },
   cli: { what: '`ringql query` over ~1 GB NDJSON vs DuckDB (issue 16)', run: async (r, quick) => { r.cli = await cliVsDuck(quick ? 20_000 : 460_000, quick ? 1 : 2); } },
