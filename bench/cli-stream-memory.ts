@@ -10,13 +10,15 @@ import { writeNdjson } from '../src/gen/write-ndjson.ts';
 
 const ROUNDS = Number(process.argv[2] ?? 3);
 const ROWS = 100_000;
+const ROWS_SQL = `select id, timestamp, event_message, metadata from \`edge.logs.prod\` limit ${ROWS}`;
+const ONE_SQL = 'select count(*) as n from `edge.logs.prod`';
 /** About 55% of the generator's events are edge events: enough for 100k edge rows. */
 const EVENTS = 190_000;
 const root = new URL('..', import.meta.url).pathname;
 const tmp = mkdtempSync(join(tmpdir(), 'ringql-cli-mem-'));
 const say = (s: string): void => void process.stderr.write(`cli memory: ${s}\n`);
 
-interface Figure { rc: number; outBytes: number; beforeMiB: number; peakMiB: number; growthMiB: number; queryMs: number }
+export interface Figure { rc: number; outBytes: number; beforeMiB: number; peakMiB: number; growthMiB: number; queryMs: number }
 
 /** One CLI run in a fresh process, its stdout to a file (as `> out.ndjson` would). */
 async function runCli(file: string, sql: string, format: string): Promise<Figure> {
@@ -29,35 +31,45 @@ async function runCli(file: string, sql: string, format: string): Promise<Figure
   const m = /CLI-MEMORY (\{.*\})/.exec(err);
   if (code !== 0 || !m) throw new Error(`CLI run exited ${code}:\n${err.slice(-2000)}`);
   const f = JSON.parse(m[1]!) as Figure;
-  if (f.rc !== 0) throw new Error(`ringql query answered ${f.rc}:\n${err.slice(-2000)}`);
-  return f;
+  if (f.rc === 0) return f;
+  // The CLI prints a query error as its JSON body on stdout (here the file): its last line says why.
+  const said = readFileSync(join(tmp, `out.${format}`), 'utf8').trimEnd().split('\n').pop() ?? '';
+  throw new Error(`ringql query --format ${format} answered ${f.rc} after ${(f.queryMs / 1000).toFixed(1)} s: ${said.slice(-300)}`);
 }
 
-async function main(): Promise<void> {
+export interface CliStreamFigure { format: string; round: number; big: Figure; base: Figure }
+
+/** `rounds` × (100k rows, 1-row baseline) per format, each a fresh `ringql query` process. */
+export async function cliStreamMemory(rounds: number): Promise<{ edgeEvents: number; edgeBytes: number; runs: CliStreamFigure[] }> {
   const { files } = await writeNdjson({ out: tmp, events: EVENTS, projects: 5, days: 7, seed: 42, endUs: Date.now() * 1000 });
   const edge = files.find((f) => f.source === 'edge.logs.prod');
   if (!edge || edge.events < ROWS) throw new Error(`only ${edge?.events} edge events`);
   say(`${edge.events} edge events, ${(edge.bytes / 2 ** 20).toFixed(1)} MiB NDJSON`);
-  const rows = `select id, timestamp, event_message, metadata from \`edge.logs.prod\` limit ${ROWS}`;
-  const one = 'select count(*) as n from `edge.logs.prod`';
+  const runs: CliStreamFigure[] = [];
+  for (const format of ['ndjson', 'csv']) {
+    for (let i = 0; i < rounds; i++) {
+      const big = await runCli(edge.path, ROWS_SQL, format);
+      const base = await runCli(edge.path, ONE_SQL, format);
+      say(`${format} round ${i + 1}: growth ${big.growthMiB.toFixed(1)} MiB (baseline ${base.growthMiB.toFixed(1)}), output ${(big.outBytes / 2 ** 20).toFixed(1)} MiB`);
+      runs.push({ format, round: i + 1, big, base });
+    }
+  }
+  return { edgeEvents: edge.events, edgeBytes: edge.bytes, runs };
+}
+
+async function main(): Promise<void> {
+  const f = await cliStreamMemory(ROUNDS);
   const lines = [
-    `Run: ${new Date().toISOString()}, \`node --import tsx bench/cli-stream-memory.ts ${ROUNDS}\`; ${edge.events} generated edge events (${(edge.bytes / 2 ** 20).toFixed(1)} MiB NDJSON) loaded by \`ringql query --load\`, then \`\` --sql '${rows}' \`\` with stdout to a file, each run in a fresh process. Growth = VmHWM (reset after the load and a forced GC) minus VmRSS then. Load average: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}.`,
+    `Run: ${new Date().toISOString()}, \`node --import tsx bench/cli-stream-memory.ts ${ROUNDS}\`; ${f.edgeEvents} generated edge events (${(f.edgeBytes / 2 ** 20).toFixed(1)} MiB NDJSON) loaded by \`ringql query --load\`, then \`\` --sql '${ROWS_SQL}' \`\` with stdout to a file, each run in a fresh process. Growth = VmHWM (reset after the load and a forced GC) minus VmRSS then. Load average: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}.`,
     '',
     '| format | round | rows | output | RSS after load | peak RSS growth, 100k rows | peak RSS growth, 1-row baseline | query + print |',
     '|---|---|---|---|---|---|---|---|',
+    ...f.runs.map(({ format, round, big, base }) => `| ${format} | ${round} | ${ROWS} | ${(big.outBytes / 2 ** 20).toFixed(1)} MiB | ${big.beforeMiB.toFixed(0)} MiB | **${big.growthMiB.toFixed(1)} MiB** | ${base.growthMiB.toFixed(1)} MiB | ${(big.queryMs / 1000).toFixed(2)} s |`),
   ];
-  for (const format of ['ndjson', 'csv']) {
-    for (let i = 0; i < ROUNDS; i++) {
-      const big = await runCli(edge.path, rows, format);
-      const base = await runCli(edge.path, one, format);
-      say(`${format} round ${i + 1}: growth ${big.growthMiB.toFixed(1)} MiB (baseline ${base.growthMiB.toFixed(1)}), output ${(big.outBytes / 2 ** 20).toFixed(1)} MiB`);
-      lines.push(`| ${format} | ${i + 1} | ${ROWS} | ${(big.outBytes / 2 ** 20).toFixed(1)} MiB | ${big.beforeMiB.toFixed(0)} MiB | **${big.growthMiB.toFixed(1)} MiB** | ${base.growthMiB.toFixed(1)} MiB | ${(big.queryMs / 1000).toFixed(2)} s |`);
-    }
-  }
   process.stdout.write(lines.join('\n') + '\n');
 }
 
-main().catch((err: unknown) => {
+if (import.meta.url === `file://${process.argv[1]}`) main().catch((err: unknown) => {
   process.stderr.write(`cli memory bench failed: ${err instanceof Error ? err.stack : String(err)}\n`);
   process.exit(1);
 });

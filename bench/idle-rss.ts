@@ -3,34 +3,23 @@
 // dist/ JS, built first when stale); `--tsx` also measures the old `tsx src/main.ts` start to compare.
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { rssKiB, tree } from './proc-tree.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const SETTLE_MS = 3000;
 
-/** Pids of `pid` and all its descendants, from /proc. */
-function tree(pid: number): number[] {
-  const parent = new Map<number, number>();
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-      parent.set(Number(d), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch { /* the process ended meanwhile */ }
-  }
-  const out = [pid];
-  for (let i = 0; i < out.length; i++) for (const [p, pp] of parent) if (pp === out[i]) out.push(p);
-  return out;
+export interface IdleRss {
+  label: string;
+  /** Summed VmRSS of the process tree, bytes. */
+  bytes: number;
+  parts: { kib: number; cmd: string }[];
 }
 
-function rssKiB(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) : 0;
-}
-
-async function measure(label: string, cmd: string, args: string[]): Promise<void> {
+/** Starts `cmd args` as an empty server, waits SETTLE_MS after it listens, sums its tree's RSS. */
+async function measure(label: string, cmd: string, args: string[]): Promise<IdleRss> {
   const stateDir = mkdtempSync(join(tmpdir(), 'ringql-idle-'));
   const child: ChildProcess = spawn(cmd, args, {
     cwd: ROOT,
@@ -48,8 +37,7 @@ async function measure(label: string, cmd: string, args: string[]): Promise<void
     const pids = tree(child.pid!);
     const parts = pids.map((p) => ({ p, kib: rssKiB(p), cmd: readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0').join(' ').trim() }));
     const total = parts.reduce((s, x) => s + x.kib, 0);
-    process.stdout.write(`${label}: ${(total / 1024).toFixed(1)} MB RSS in ${pids.length} process(es)\n`);
-    for (const x of parts) process.stdout.write(`  ${(x.kib / 1024).toFixed(1).padStart(7)} MB  ${x.cmd.slice(0, 90)}\n`);
+    return { label, bytes: total * 1024, parts: parts.map(({ kib, cmd: c }) => ({ kib, cmd: c })) };
   } finally {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
@@ -57,10 +45,20 @@ async function measure(label: string, cmd: string, args: string[]): Promise<void
   }
 }
 
-const build = spawnSync(process.execPath, ['src/cli/build.mjs', '--if-stale'], { cwd: ROOT, stdio: 'inherit' });
-if (build.status !== 0) process.exit(1);
-// What `npm start` runs after its build step (npm's own process, ~55 MB, is the caller's shell's business).
-await measure('npm start (compiled)', process.execPath, ['--max-old-space-size=8192', 'dist/src/main.js']);
-if (process.argv.includes('--tsx')) {
-  await measure('tsx src/main.ts (before)', join(ROOT, 'node_modules/.bin/tsx'), ['src/main.ts']);
+function print(r: IdleRss): void {
+  process.stdout.write(`${r.label}: ${(r.bytes / 2 ** 20).toFixed(1)} MB RSS in ${r.parts.length} process(es)\n`);
+  for (const x of r.parts) process.stdout.write(`  ${(x.kib / 1024).toFixed(1).padStart(7)} MB  ${x.cmd.slice(0, 90)}\n`);
+}
+
+/** The empty server as `npm start` runs it (compiled dist/ JS, built first when stale). */
+export async function idleRss(): Promise<IdleRss> {
+  const build = spawnSync(process.execPath, ['src/cli/build.mjs', '--if-stale'], { cwd: ROOT, stdio: 'inherit' });
+  if (build.status !== 0) throw new Error('idle RSS: the build step (src/cli/build.mjs) failed');
+  // What `npm start` runs after its build step (npm's own process, ~55 MB, is the caller's shell's business).
+  return measure('npm start (compiled)', process.execPath, ['--max-old-space-size=8192', 'dist/src/main.js']);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  print(await idleRss());
+  if (process.argv.includes('--tsx')) print(await measure('tsx src/main.ts (before)', join(ROOT, 'node_modules/.bin/tsx'), ['src/main.ts']));
 }

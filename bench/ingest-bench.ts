@@ -19,7 +19,7 @@ function procCpuS(pid: number): number {
   return (Number(f[11]) + Number(f[12])) / 100;
 }
 
-async function httpIngest(bodies: Body[], inflight = 4): Promise<{ eventsPerS: number; clientCpu: number; serverCpuUs: number }> {
+export async function httpIngest(bodies: Body[], inflight = 4): Promise<{ eventsPerS: number; clientCpu: number; serverCpuUs: number }> {
   const port = await freePort();
   const child = await startMainProcess(port, {
     RINGQL_ACCESS_TOKENS: TOKEN, RINGQL_STATE_DIR: mkdtempSync(join(tmpdir(), 'ringql-ingest-bench-')),
@@ -46,7 +46,7 @@ async function httpIngest(bodies: Body[], inflight = 4): Promise<{ eventsPerS: n
 }
 
 /** Seconds from spawning `src/main.ts` with RINGQL_DEMO=1 to its "listening" line. */
-async function demoLoad(): Promise<{ toServingS: number; cpuS: number; loadLine: string }> {
+export async function demoLoad(): Promise<{ toServingS: number; cpuS: number; loadLine: string }> {
   const port = await freePort();
   const t = performance.now();
   const child = spawn(process.execPath, ['--max-old-space-size=8192', '--import', 'tsx', 'src/main.ts'], {
@@ -66,6 +66,8 @@ async function demoLoad(): Promise<{ toServingS: number; cpuS: number; loadLine:
   return { toServingS: s, cpuS, loadLine: /demo: loaded \d+ events in [\d.]+ s/.exec(out)?.[0] ?? '' };
 }
 
+// The CLI run (bench/run.ts imports the functions above without it).
+if (import.meta.url === `file://${process.argv[1]}`) {
 const now = Date.now() * 1000;
 const L: string[] = ['# Ingest bench (issue 16)', '', `Run ${new Date().toISOString()}; ${cpus().length} cores, load average at start ${loadavg().map((x) => x.toFixed(1)).join(' ')} (a shared machine: absolute figures scale with the load, ratios hold better).`, ''];
 L.push('| corpus | events | bytes/event | JSON.parse µs/event | reference µs/event | byte path µs/event | byte path ÷ JSON.parse | reference ÷ JSON.parse | HTTP events/s wall (500/body, 4 in flight, WAL on) | server CPU µs/event → events per server CPU-second | client CPU |', '|---|---|---|---|---|---|---|---|---|---|---|');
@@ -79,3 +81,4 @@ const d = await demoLoad();
 L.push('', `Demo load (\`RINGQL_DEMO=1\`, 300,000 events): ${d.toServingS.toFixed(1)} s wall from spawn to serving, ${d.cpuS.toFixed(1)} s of its CPU (${d.loadLine}).`, `Load average at end: ${loadavg().map((x) => x.toFixed(1)).join(' ')}.`, '');
 writeFileSync(new URL('INGEST.md', import.meta.url), L.join('\n'));
 process.stderr.write(L.slice(-3).join('\n') + '\n');
+}

@@ -1,10 +1,7 @@
-// Renders bench/RESULTS.md from one run's figures: correctness check against the peer, per-size tables,
-// scaling, memory, HTTP, and the targets of the benchmark issue with PASS/MISS.
+// The engine part of bench/RESULTS.md: correctness check against the DuckDB peer, per-size tables of
+// ringql cold/warm against DuckDB (1 thread and all cores), scaling and memory per NDJSON byte.
 
-import type { Machine } from './machine.ts';
-import { GAP_CAUSES } from './gaps.ts';
 import type { DataFile } from './data.ts';
-import type { HttpFigures } from './http-run.ts';
 import { fmtMs, num, ratio, type Figure } from './stats.ts';
 
 export interface EngineOut {
@@ -30,6 +27,8 @@ export interface MemoryOut {
   peakGrowth: number;
   heapUsed: number;
   external: number;
+  /** What RINGQL_MAX_MEMORY counts (store.memoryStats().used_bytes). */
+  counted: number;
 }
 export interface SizeResult {
   size: number;
@@ -38,32 +37,19 @@ export interface SizeResult {
   duck: DuckOut;
   memory: MemoryOut;
 }
-interface ReportInput {
-  quick: boolean;
-  machine: Machine;
-  results: SizeResult[];
-  http: HttpFigures;
-  minutes: number;
-}
-
 const mb = (b: number): string => `${(b / 2 ** 20).toFixed(0)} MiB`;
 
-export function renderReport(r: ReportInput): string {
+/** Same-answers check, then per-size tables and (with several sizes) scaling, for one kind of data. */
+export function renderEngine(results: SizeResult[], title: string, cores: number): string[] {
   const L: string[] = [];
-  const last = r.results[r.results.length - 1]!;
-  L.push('# ringql benchmark results', '');
-  L.push(`Run: ${r.quick ? '**quick** (small data; targets are defined at 5M events, so PASS/MISS below is indicative only)' : 'full'}, ${new Date().toISOString().slice(0, 16)}Z, ${r.minutes.toFixed(1)} min. Regenerate with \`npm run bench\` (\`-- --quick\` for the short run).`, '');
-  L.push(`Machine: ${r.machine.cpu}, ${r.machine.cores} cores, ${r.machine.memoryGiB} GiB, Node ${r.machine.node}, ${r.machine.os}; load generator: ${r.machine.wrk ?? 'autocannon (wrk not installed)'}.`, '');
-  L.push(`Data: the demo generator's edge events (seed fixed), 1,000 projects over 7 days, sizes ${r.results.map((x) => `${x.size.toLocaleString()} (${mb(x.data.bytes)} NDJSON)`).join(', ')}. Both engines load the same NDJSON file. Figures are medians with min–max; ringql in-process figures come from tinybench, DuckDB's from repeated runs in its own process (1 thread, and all ${r.machine.cores} cores). "big" is the project with the most events (the generator's \`default\`, about 18% of all rows), "median" a typical one.`, '');
-
+  L.push(`Data: ${title}, sizes ${results.map((x) => `${x.size.toLocaleString()} (${mb(x.data.bytes)} NDJSON)`).join(', ')}. Both engines load the same NDJSON file (ringql through the byte path, in 4 MiB NDJSON bodies). Figures are medians with min–max; ringql in-process figures come from tinybench, DuckDB's from repeated runs in its own process (1 thread, and all ${cores} cores). "big" is the project with the most events, "median" a typical one.`, '');
   // Correctness first: a ratio against a peer that computed something else is meaningless.
   const mismatches: string[] = [];
-  for (const s of r.results) for (const [k, fp] of Object.entries(s.engine.fingerprints)) if (s.duck.fingerprints[k] !== fp) mismatches.push(`${s.size.toLocaleString()} ${k}`);
-  L.push('## Same answers', '');
-  L.push(mismatches.length ? `**WARNING: ringql and DuckDB disagree on:** ${mismatches.join('; ')}. The ratios for these are not comparable.` : 'For every query and size, ringql\'s result equals DuckDB\'s (row ids, counts and buckets compared) before any time is compared. Warm (bucket-cache) answers were checked equal to full execution.', '');
-
+  for (const s of results) for (const [k, fp] of Object.entries(s.engine.fingerprints)) if (s.duck.fingerprints[k] !== fp) mismatches.push(`${s.size.toLocaleString()} ${k}`);
+  L.push(mismatches.length ? `**WARNING: ringql and DuckDB disagree on:** ${mismatches.join('; ')}. The ratios for these are not comparable.` : 'Same answers: for every query and size, ringql\'s result equals DuckDB\'s (row ids, counts and buckets compared) before any time is compared. Warm (bucket-cache) answers were checked equal to full execution.', '');
+  const r = { results };
   for (const s of r.results) {
-    L.push(`## ${s.size.toLocaleString()} events`, '');
+    L.push(`### ${s.size.toLocaleString()} events`, '');
     L.push(`Load: ringql ${(s.engine.loadMs / 1000).toFixed(1)} s in-process (${num(s.size / (s.engine.loadMs / 1000))} events/s), DuckDB read_json ${(s.duck.loadMs / 1000).toFixed(1)} s.`, '');
     L.push('| query | ringql (cold, no cache) | ringql first run | DuckDB 1 thread | DuckDB all cores | ringql ÷ DuckDB 1t | ringql ÷ DuckDB all |', '|---|---|---|---|---|---|---|');
     for (const k of Object.keys(s.engine.cold)) {
@@ -75,11 +61,11 @@ export function renderReport(r: ReportInput): string {
     for (const [k, f] of Object.entries(s.engine.warm)) L.push(`| ${k} | ${fmtMs(f)} | ${ratio(f.median, s.duck.t1[k]!.median)} | ${ratio(f.median, s.duck.tAll[k]!.median)} |`);
     L.push('', '| other (ringql) | time |', '|---|---|');
     for (const [k, f] of Object.entries(s.engine.other)) L.push(`| ${k} | ${fmtMs(f)}${k.startsWith('ingest') ? ` (${num(500 / (f.median / 1000))} events/s)` : ''} |`);
-    L.push('', `Memory (ringql's process while loading, no peer in it): resident growth ${mb(s.memory.rssGrowth)} (peak ${mb(s.memory.peakGrowth)}) for ${mb(s.memory.ndjsonBytes)} of NDJSON: **${(s.memory.rssGrowth / s.memory.ndjsonBytes).toFixed(2)} bytes per NDJSON byte**; heap used ${mb(s.memory.heapUsed)}.`, '');
+    L.push('', `Memory (ringql's process while loading, no peer in it): resident growth ${mb(s.memory.rssGrowth)} (peak ${mb(s.memory.peakGrowth)}) for ${mb(s.memory.ndjsonBytes)} of NDJSON: **${(s.memory.rssGrowth / s.memory.ndjsonBytes).toFixed(3)} bytes per NDJSON byte** (store-counted ${(s.memory.counted / s.memory.ndjsonBytes).toFixed(3)}); heap used ${mb(s.memory.heapUsed)}.`, '');
   }
 
   if (r.results.length > 1) {
-    L.push('## Scaling', '', '| figure | ' + r.results.map((s) => s.size.toLocaleString()).join(' | ') + ' |', '|---|' + r.results.map(() => '---|').join(''));
+    L.push('### Scaling', '', '| figure | ' + r.results.map((s) => s.size.toLocaleString()).join(' | ') + ' |', '|---|' + r.results.map(() => '---|').join(''));
     const keys = ['logs.all default [big]', 'usage.api-counts daily [big]', 'usage.api-counts daily [median]'];
     for (const k of keys) L.push(`| ${k} cold | ${r.results.map((s) => fmtMs(s.engine.cold[k]!)).join(' | ')} |`);
     for (const k of keys.slice(1)) L.push(`| ${k} warm | ${r.results.map((s) => fmtMs(s.engine.warm[k]!)).join(' | ')} |`);
@@ -87,37 +73,5 @@ export function renderReport(r: ReportInput): string {
     L.push(`| memory per NDJSON byte | ${r.results.map((s) => (s.memory.rssGrowth / s.memory.ndjsonBytes).toFixed(2)).join(' | ')} |`, '');
   }
 
-  const h = r.http;
-  L.push('## HTTP (loopback)', '');
-  L.push(`Server and peer each run alone in a child process; the load generator (${h.pairs[0]?.ringql.tool ?? 'wrk'}, 32 connections) is a separate process. This machine has ${r.machine.cores} cores, so generator and server share them: the raw-uWS figure shows where the generator itself tops out.`, '');
-  L.push(`Ingest: ${h.ingest.events.toLocaleString()} events in 500-event JSON bodies (4 in flight) in ${(h.ingest.ms / 1000).toFixed(1)} s = **${num(h.ingest.events / (h.ingest.ms / 1000))} events/s** (${num(h.ingest.bytes / 2 ** 20 / (h.ingest.ms / 1000))} MiB/s), while ${h.ingest.queriesDuring} logs.all queries ran.`, '');
-  L.push('| request | body | ringql req/s | p50 / p99 | raw uWS req/s (same bytes) | p50 / p99 | ringql ÷ raw |', '|---|---|---|---|---|---|---|');
-  for (const p of h.pairs) L.push(`| ${p.name} (${p.cacheHeader}) | ${p.bytes} B | ${num(p.ringql.reqPerSec)} | ${num(p.ringql.p50ms)} / ${num(p.ringql.p99ms)} ms | ${num(p.raw.reqPerSec)} | ${num(p.raw.p50ms)} / ${num(p.raw.p99ms)} ms | ${ratio(p.ringql.reqPerSec, p.raw.reqPerSec)} |`);
-  L.push('');
-
-  // Targets at the largest size measured.
-  const k = (q: string): string => `${q} [big]`;
-  const e = last.engine, d = last.duck;
-  const warmDaily = r.results.map((s) => s.engine.warm[k('usage.api-counts daily')]!.median);
-  const flat = Math.max(...warmDaily) / Math.min(...warmDaily);
-  const rows: [string, string, string, boolean][] = [
-    ['logs.all default, engine ÷ DuckDB (1 thread)', '≤ 0.05', ratio(e.cold[k('logs.all default')]!.median, d.t1[k('logs.all default')]!.median), e.cold[k('logs.all default')]!.median / d.t1[k('logs.all default')]!.median <= 0.05],
-    ['usage.api-counts daily cold ÷ DuckDB (1 thread)', '≤ 1.0', `${ratio(e.cold[k('usage.api-counts daily')]!.median, d.t1[k('usage.api-counts daily')]!.median)} (first run ${ratio(e.firstRun[k('usage.api-counts daily')]!, d.t1[k('usage.api-counts daily')]!.median)})`, e.cold[k('usage.api-counts daily')]!.median / d.t1[k('usage.api-counts daily')]!.median <= 1],
-    ['usage.api-counts daily warm ÷ DuckDB (1 thread)', '≤ 0.01', ratio(warmDaily[warmDaily.length - 1]!, d.t1[k('usage.api-counts daily')]!.median), warmDaily[warmDaily.length - 1]! / d.t1[k('usage.api-counts daily')]!.median <= 0.01],
-    ['… flat across sizes (max ÷ min of warm medians)', '≈ 1', r.results.length > 1 ? num(flat) : 'one size only', r.results.length > 1 && flat <= 1.5],
-    ['logs.all default over HTTP ÷ raw uWS', '≥ 0.5', ratio(h.pairs[0]!.ringql.reqPerSec, h.pairs[0]!.raw.reqPerSec), h.pairs[0]!.ringql.reqPerSec / h.pairs[0]!.raw.reqPerSec >= 0.5],
-    ['cached usage.api-counts over HTTP ÷ raw uWS', '≥ 0.8', ratio(h.pairs[1]!.ringql.reqPerSec, h.pairs[1]!.raw.reqPerSec), h.pairs[1]!.ringql.reqPerSec / h.pairs[1]!.raw.reqPerSec >= 0.8],
-    ['ingest over HTTP, events/s', '≥ 250,000', num(h.ingest.events / (h.ingest.ms / 1000)), h.ingest.events / (h.ingest.ms / 1000) >= 250_000],
-    ['resident bytes per event ÷ NDJSON bytes', '≤ 1.0', (last.memory.rssGrowth / last.memory.ndjsonBytes).toFixed(2), last.memory.rssGrowth / last.memory.ndjsonBytes <= 1],
-  ];
-  L.push(`## Targets (at ${last.size.toLocaleString()} events, big project)`, '', '| measure | target | measured | |', '|---|---|---|---|');
-  for (const [m, t, v, ok] of rows) L.push(`| ${m} | ${t} | ${v} | ${ok ? 'PASS' : '**MISS**'} |`);
-  L.push('');
-  const missed = rows.filter(([, , , ok]) => !ok);
-  if (missed.length) {
-    L.push('### Where a target is missed, and why', '');
-    for (const [m] of missed) L.push(`- **${m}.** ${GAP_CAUSES[m] ?? 'Not yet profiled.'}`);
-    L.push('');
-  }
-  return L.join('\n');
+  return L;
 }

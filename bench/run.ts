@@ -1,58 +1,47 @@
-// `npm run bench [-- --quick]`: generates seeded edge data, measures ringql in-process (tinybench), the
-// DuckDB peer on the same file, HTTP against raw uWebSockets.js, memory and scaling, a 3-node cluster
-// (bench/cluster-run.ts), and writes bench/RESULTS.md. Every ratio compares figures taken in this same run.
+// `npm run bench [-- --quick] [-- --only=engine,serving,...]`: every target of issues 14, 15, 16 and 18,
+// section by section (bench/sections.ts), each ratio against its peer in the same run; writes
+// bench/RESULTS.md (full run), RESULTS-quick.md (--quick) or RESULTS-partial.md (--only).
 
 import { writeFileSync } from 'node:fs';
 import { describeMachine } from './machine.ts';
-import { edgeData, type DataFile } from './data.ts';
-import { runChild } from './child.ts';
-import { httpRun, type HttpFigures } from './http-run.ts';
-import { renderReport, type SizeResult } from './report.ts';
 import { progress } from './stats.ts';
-import { measurePrepareOverhead, overheadTable } from './prepare-overhead.ts';
-import { clusterBench } from './cluster-run.ts';
-import { renderCluster } from './cluster-report.ts';
-import type { EngineOut, DuckOut } from './report.ts';
-
-const HEAP_MB = 20_480;
+import { loadAverage } from './proc-tree.ts';
+import { SECTIONS } from './sections.ts';
+import { renderRun } from './render-run.ts';
+import type { RunResults } from './results.ts';
 
 const quick = process.argv.includes('--quick');
-const sizes = quick ? [200_000] : [1_000_000, 5_000_000];
-const timeMs = quick ? 300 : 1000;
-const duckReps = quick ? 5 : 15;
+const onlyArg = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+const names = onlyArg ? onlyArg.split(',').map((s) => s.trim()).filter(Boolean) : Object.keys(SECTIONS);
+const unknown = names.filter((n) => !(n in SECTIONS));
+if (unknown.length) {
+  process.stderr.write(`bench: unknown section(s) ${unknown.join(', ')}; sections: ${Object.keys(SECTIONS).join(', ')}\n`);
+  process.exit(2);
+}
 const started = performance.now();
-
 const machine = describeMachine();
-progress(`${quick ? 'quick' : 'full'} run on ${machine.cpu} (${machine.cores} cores, ${machine.memoryGiB} GiB), sizes ${sizes.map((s) => s.toLocaleString()).join(', ')}`);
-const results: SizeResult[] = [];
-let httpFigures: HttpFigures | null = null;
-for (const size of sizes) {
-  const data: DataFile = edgeData(size);
-  progress(`size ${size.toLocaleString()}: ringql in-process`);
-  // The store of 5M edge events needs more than V8's default ~4 GB heap.
-  const engine = await runChild<EngineOut>('engine-child.ts', [data.path, String(size), String(timeMs)], ['--expose-gc', `--max-old-space-size=${HEAP_MB}`]);
-  progress(`size ${size.toLocaleString()}: duckdb peer`);
-  const duck = await runChild<DuckOut>('duck-child.ts', [data.path, String(duckReps), engine.projects.big, engine.projects.median]);
-  results.push({ size, data, engine, duck, memory: engine.memory });
-  if (httpFigures === null) {
-    progress(`size ${size.toLocaleString()}: HTTP`);
-    httpFigures = await httpRun(data, engine.projects.big, quick ? 5 : 10);
+const results: RunResults = { quick, machine, sections: [] };
+progress(`${quick ? 'quick' : 'full'} run on ${machine.cpu} (${machine.cores} cores, ${machine.memoryGiB} GiB), sections ${names.join(', ')}`);
+for (const [i, name] of names.entries()) {
+  const t = performance.now(), load = loadAverage();
+  progress(`section ${i + 1}/${names.length} ${name}: ${SECTIONS[name]!.what} (load average ${load})`);
+  let error: string | undefined;
+  try {
+    await SECTIONS[name]!.run(results, quick);
+  } catch (err) {
+    // The rest of a long run is kept; the reason is in the report.
+    // One line for the report's tables (a child's error carries its whole stderr tail).
+    error = (err instanceof Error ? err.message : String(err)).replace(/\s+/g, ' ').slice(0, 300);
+    progress(`section ${name} failed: ${err instanceof Error ? err.stack : error}`);
   }
+  const minutes = (performance.now() - t) / 60_000;
+  results.sections.push({ name, minutes, load: { start: load, end: loadAverage() }, ...(error ? { error } : {}) });
+  progress(`section ${name} done in ${minutes.toFixed(1)} min${error ? ' (FAILED)' : ''}`);
 }
-progress('prepare-once overhead');
-const overhead = overheadTable(await measurePrepareOverhead(timeMs));
-progress('cluster: 3 nats-server + 3 ringql nodes');
-let cluster: string;
-try {
-  const text = renderCluster(await clusterBench(quick));
-  writeFileSync(new URL('./CLUSTER-RUN.md', import.meta.url), text);
-  cluster = text.replace(/^#/gm, '##');
-} catch (err) {
-  // The rest of a long run is kept; the reason is in the report.
-  cluster = `## Cluster bench\n\nNot measured: ${err instanceof Error ? err.message : String(err)}\n`;
-}
-const report = renderReport({ quick, machine, results, http: httpFigures!, minutes: (performance.now() - started) / 60_000 }) +
-  `\n## Per-request planning overhead (prepare once)\n\n${overhead}\n\n${cluster}\n`;
-writeFileSync(new URL('./RESULTS.md', import.meta.url), report);
+const file = onlyArg ? 'RESULTS-partial.md' : quick ? 'RESULTS-quick.md' : 'RESULTS.md';
+const report = renderRun(results, (performance.now() - started) / 60_000);
+writeFileSync(new URL(`./${file}`, import.meta.url), report);
 process.stdout.write(report);
-progress(`wrote bench/RESULTS.md in ${((performance.now() - started) / 60_000).toFixed(1)} min`);
+progress(`wrote bench/${file} in ${((performance.now() - started) / 60_000).toFixed(1)} min`);
+// Child processes (servers, peers) are gone; pending handles of imported modules must not hold the run.
+process.exit(results.sections.some((s) => s.error) ? 1 : 0);

@@ -1,6 +1,6 @@
 // The serving bench of issue 18: ringql (pinned to core 0) against raw uWebSockets.js serving the same
 // bytes (also core 0), wrk on core 1; cached usage.api-counts, logs.all computed per request, p99 at half
-// the cached maximum rate (open loop), over several rounds, and resident-memory growth of a streamed
+// the cached maximum rate (open loop, C generator), over several rounds, and resident-memory growth of a streamed
 // NDJSON/CSV answer. Writes bench/RESULTS-serving.md.   Run: node --import tsx bench/serving-bench.ts [seconds] [rounds]
 
 import type { ChildProcess } from 'node:child_process';
@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './http-bench.ts';
 import type { OpenLoopFigure } from './open-loop.ts';
-import { ensureWrk, luaScript, openLoopRun, wrk, type WrkFigure } from './serving-load.ts';
+import { ensureWrk, luaScript, wrk, type WrkFigure } from './serving-load.ts';
+import { buildOpenLoopC, openLoopC } from './open-loop-c.ts';
 import { api, startPinned, startRingqlPinned, TOKEN } from './serving-server.ts';
 
 const SECONDS = Number(process.argv[2] ?? 8);
@@ -58,7 +59,7 @@ async function memoryRun(endpoint: { name: string; cache_duration_seconds: numbe
 }
 
 /** One round: each request against ringql then raw uWS with the same wrk settings, then the open-loop p99. */
-interface Round {
+export interface Round {
   cached: WrkFigure;
   cachedRaw: WrkFigure;
   logs: WrkFigure;
@@ -67,10 +68,23 @@ interface Round {
   target: number;
 }
 
-async function main(): Promise<void> {
+export interface ServingFigures {
+  seconds: number;
+  rounds: Round[];
+  mem: Mem;
+  cachedBytes: number;
+  logsBytes: number;
+  load: { start: string; end: string };
+}
+
+const loadavg = (): string => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+
+/** `rounds` rounds of the four wrk runs and the open-loop p99 (C generator), then the streamed-answer memory. */
+export async function servingBench(seconds: number, roundCount: number): Promise<ServingFigures> {
   await ensureWrk();
+  await buildOpenLoopC();
+  const start = loadavg();
   const { server, base } = await startServer(EVENTS);
-  const lines: string[] = [];
   const raws: ChildProcess[] = [];
   try {
     const project = 'default';
@@ -86,19 +100,19 @@ async function main(): Promise<void> {
     raws.push(rawCached.raw, rawLogs.raw);
     const rotate = luaScript(tmp, { rotate: { param: 'iso_timestamp_start' } });
     const load = (url: string, pid: number, script?: string): Promise<WrkFigure> =>
-      wrk(url, { seconds: SECONDS, connections: CONNECTIONS, core: 1, token: TOKEN, serverPid: pid, ...(script ? { script } : {}) });
+      wrk(url, { seconds, connections: CONNECTIONS, core: 1, token: TOKEN, serverPid: pid, ...(script ? { script } : {}) });
     const rounds: Round[] = [];
-    for (let i = 0; i < ROUNDS; i++) {
-      say(`round ${i + 1} of ${ROUNDS}`);
+    for (let i = 0; i < roundCount; i++) {
+      say(`round ${i + 1} of ${roundCount}`);
       const r = {
         cached: await load(base + cached, server.pid!),
         cachedRaw: await load(rawCached.base + cached, rawCached.raw.pid!),
         logs: await load(base + logs, server.pid!, rotate),
         logsRaw: await load(rawLogs.base + logs, rawLogs.raw.pid!, rotate),
       };
-      // Half of this round's cached maximum, open loop (bench/open-loop.ts), on wrk's core.
+      // Half of this round's cached maximum, open loop (bench/open-loop.c), on wrk's core.
       const target = Math.round(r.cached.reqPerSec / 2);
-      const half = await openLoopRun(base + cached, { rate: target, seconds: SECONDS, connections: 16, core: 1, token: TOKEN, serverPid: server.pid! });
+      const half = await openLoopC(base + cached, { rate: target, seconds, connections: 16, core: 1, token: TOKEN, serverPid: server.pid! });
       rounds.push({ ...r, half, target });
     }
     server.kill('SIGTERM');
@@ -108,18 +122,23 @@ async function main(): Promise<void> {
       csv: await memoryRun(streamed, 'text/csv'),
       whole: await memoryRun({ name: 'bench.whole', cache_duration_seconds: 60 }, 'application/x-ndjson'),
     };
-    lines.push(...report(rounds, mem, c.body.length, l.body.length));
+    return { seconds, rounds, mem, cachedBytes: c.body.length, logsBytes: l.body.length, load: { start, end: loadavg() } };
   } finally {
     server.kill('SIGTERM');
     for (const r of raws) r.kill('SIGKILL');
   }
+}
+
+async function main(): Promise<void> {
+  const f = await servingBench(SECONDS, ROUNDS);
+  const lines = report(f.rounds, f.mem, f.cachedBytes, f.logsBytes);
   const out = join(root, 'bench', 'RESULTS-serving.md');
   writeFileSync(out, lines.join('\n') + '\n');
   process.stdout.write(lines.join('\n') + '\n');
   say(`wrote ${out}`);
 }
 
-type Mem = Record<'ndjson' | 'csv' | 'whole', { growthMiB: number; bodyMiB: number; streamed: boolean }>;
+export type Mem = Record<'ndjson' | 'csv' | 'whole', { growthMiB: number; bodyMiB: number; streamed: boolean }>;
 
 const f = (n: number, d = 0): string => n.toFixed(d);
 /** CPU µs per request: what a server spent, whatever share of its core the machine left it. */
@@ -159,7 +178,7 @@ function report(rounds: Round[], mem: Mem, cachedBytes: number, logsBytes: numbe
     '',
     'When neither the server nor wrk is near 1.00 CPU, neither saturated: the shared machine\'s scheduler was the limit, and the req/s ratio says more about it than about ringql. The CPU-per-request ratio is then the better measure of ringql\'s own cost against raw uWS.',
     '',
-    'p99 at half the cached maximum (that round\'s ringql req/s ÷ 2): `bench/open-loop.ts`, pinned to core 1, 16 keep-alive connections, one request in flight per connection. It is open loop: request k is due at start + k / rate whatever the server does, and latency counts from the due time to the last byte of the answer, so a stall of the server shows up in the percentiles instead of pausing the load (wrk\'s Lua `delay()` measures from each send and its delay is whole milliseconds, so it could neither hold the rate nor see queueing; wrk2 is not installed). The generator\'s own lateness (due → written) is included in the latency and shown apart: when it is large, the generator was starved of CPU, not the server.',
+    'p99 at half the cached maximum (that round\'s ringql req/s ÷ 2): `bench/open-loop.c` (the C form of `bench/open-loop.ts`, which cannot hold 50k req/s), pinned to core 1, 16 keep-alive connections, one request in flight per connection. It is open loop: request k is due at start + k / rate whatever the server does, and latency counts from the due time to the last byte of the answer, so a stall of the server shows up in the percentiles instead of pausing the load (wrk\'s Lua `delay()` measures from each send and its delay is whole milliseconds, so it could neither hold the rate nor see queueing; wrk2 is not installed). The generator\'s own lateness (due → written) is included in the latency and shown apart: when it is large, the generator was starved of CPU, not the server.',
     '',
     '| round | target req/s | answered req/s | p50 ms | p99 ms | p99.9 ms | max ms | p99 from send ms | generator lag p99 ms | CPU server / generator |',
     '|---|---|---|---|---|---|---|---|---|---|',
@@ -175,7 +194,9 @@ function report(rounds: Round[], mem: Mem, cachedBytes: number, logsBytes: numbe
   ];
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`serving bench failed: ${err instanceof Error ? err.stack : String(err)}\n`);
-  process.exit(1);
-});
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((err: unknown) => {
+    process.stderr.write(`serving bench failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  });
+}

@@ -10,7 +10,7 @@ const METHODS = ['GET', 'GET', 'GET', 'POST', 'PATCH', 'DELETE'];
 const STATUS = [200, 200, 200, 200, 201, 204, 304, 400, 401, 404, 500];
 
 /** A small deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
+export function rng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -27,7 +27,7 @@ function hex(r: () => number, n: number): string {
   return s;
 }
 
-function smallEvent(r: () => number, i: number, events: number): Record<string, unknown> {
+export function smallEvent(r: () => number, i: number, events: number): Record<string, unknown> {
   const pick = <T>(a: readonly T[]): T => a[Math.floor(r() * a.length)]!;
   const project = `proj${String(Math.floor(r() ** 3 * PROJECTS)).padStart(4, '0')}`;
   const ts = END_US - Math.floor(((events - i) / events) * DAYS * 86_400_000_000);

@@ -1,0 +1,34 @@
+// Issue 16's ingest figures for bench/run.ts, from bench/ingest-bench.ts's parts: in-process cost ÷
+// JSON.parse, HTTP events/s (500-event bodies, 4 in flight, write-ahead log on) with the client's CPU,
+// for demo events and ~600 B edge events; and the demo load of a server start to serving.
+
+import { demoBodies, smallEdgeBodies } from './ingest-corpus.ts';
+import { inproc, type InprocFigure } from './ingest-inproc.ts';
+import { demoLoad, httpIngest } from './ingest-bench.ts';
+import { loadAverage } from './proc-tree.ts';
+import { progress } from './stats.ts';
+
+export interface IngestCorpus extends InprocFigure {
+  name: string;
+  http: Awaited<ReturnType<typeof httpIngest>>;
+}
+
+export interface IngestFigures {
+  corpora: IngestCorpus[];
+  demo: Awaited<ReturnType<typeof demoLoad>>;
+  load: { start: string; end: string };
+}
+
+export async function ingestSection(events: number): Promise<IngestFigures> {
+  const start = loadAverage();
+  const now = Date.now() * 1000;
+  const corpora: IngestCorpus[] = [];
+  for (const [name, bodies] of [['demo generator', demoBodies(events, now)], ['~600 B edge events', smallEdgeBodies(events, now)]] as const) {
+    progress(`  ingest: ${name}, in-process`);
+    const f = inproc(bodies, now);
+    progress(`  ingest: ${name}, over HTTP`);
+    corpora.push({ name, ...f, http: await httpIngest(bodies) });
+  }
+  progress('  ingest: demo load to serving');
+  return { corpora, demo: await demoLoad(), load: { start, end: loadAverage() } };
+}
