@@ -20,6 +20,7 @@ import { AggregateExec } from './ops/aggregate-exec.ts';
 import { DistinctExec } from './ops/distinct-exec.ts';
 import { SetOpExec } from './ops/set-op-exec.ts';
 import { SortExec } from './ops/sort-exec.ts';
+import { CountRowsExec } from './ops/count-rows-exec.ts';
 import { groupKey, sqlEquals, type Value } from '../core/values.ts';
 import type { HotValue } from '../store/hot-paths.ts';
 import { planPhysical } from './physical/plan-physical.ts';
@@ -76,6 +77,7 @@ class Builder {
         const a = n.logical;
         return new AggregateExec(input, a.keys, a.aggs as Extract<BExpr, { k: 'agg' }>[], a.cols.map((c) => c.id), this.compileOn(input), ctx);
       }
+      case 'CountRows': return new CountRowsExec(n.scan, n.logical.cols.map((c) => c.id), ctx);
       case 'HotBucketAggregate': {
         const hot = this.hotUnnest(n.hot);
         const c = this.compileOn(hot);

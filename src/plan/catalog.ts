@@ -15,6 +15,8 @@ export interface SourceHandle {
   /** Names of a record's fields in the schema's order (a struct subscript `m[0]` reads the first). */
   schemaChildren?(path: readonly string[]): readonly SchemaField[];
   scan(spec: ScanSpec): Iterable<ScanBatch>;
+  /** How many rows scan(spec) would return, from the store's indexes (absent: scan and count). */
+  countRows?(spec: ScanSpec): number;
   /** Dictionary of a hot column (see ScanSpec.hot). */
   hotDict?(key: string): readonly unknown[];
   readonly hotKeys?: readonly string[];

@@ -17,10 +17,10 @@ export class ScanExec implements Operator {
   /** Dictionary ids of the requested hot keys for the rows of the last batch, one array per key. */
   lastHot: Uint32Array[] = [];
 
-  constructor(private readonly plan: ScanPlan, private readonly ctx: ExecContext, private readonly batchHint: number | null, private readonly hotKeys: string[] = []) {
+  constructor(private readonly plan: ScanPlan, private readonly ctx: ExecContext, batchHint: number | null, private readonly hotKeys: string[] = []) {
     // The snapshot is taken now, when the pipeline is built: every scan of one query reads the same
     // instant of the store, however many slices the query then takes.
-    this.iter = this.plan.source.scan(this.spec())[Symbol.iterator]();
+    this.iter = this.plan.source.scan(scanSpec(plan, ctx, batchHint, hotKeys))[Symbol.iterator]();
     const topProject = plan.source.def.projectPath.length === 1 && plan.source.def.projectPath[0] === 'project';
     for (const c of plan.cols) {
       const name = c.name;
@@ -33,21 +33,6 @@ export class ScanExec implements Operator {
       else a = (r) => { const x = (r as ScanRow).extras(); return Object.hasOwn(x, name) ? (x[name] ?? null) : (null as Value); };
       this.accessors.set(c.id, a);
     }
-  }
-
-  private spec(): ScanSpec {
-    const p = this.plan;
-    const s: ScanSpec = { order: p.order };
-    if (p.project !== undefined) s.project = p.project;
-    if (p.minTs !== undefined) { s.minTs = p.minTs; s.minInclusive = p.minInclusive ?? true; }
-    if (p.maxTs !== undefined) { s.maxTs = p.maxTs; s.maxInclusive = p.maxInclusive ?? true; }
-    const after = this.ctx.afterSeqBySource?.get(p.source.def.name) ?? this.ctx.afterSeq;
-    if (after !== null) s.afterSeq = after;
-    if (this.batchHint !== null) s.batchSize = Math.max(1, Math.min(this.batchHint, 4096));
-    // An ordered scan usually feeds a LIMIT somewhere above (possibly behind a filter): start small.
-    else if (p.order !== 'any') s.firstBatchSize = 64;
-    if (this.hotKeys.length) s.hot = this.hotKeys;
-    return s;
   }
 
   /** The next non-empty store batch as is (rows made on demand with rowOf); sets lastHot. */
@@ -105,4 +90,19 @@ function hotIdsOf(b: ScanBatch, key: string): Uint32Array {
   const ids = b.hot.get(key);
   if (ids === undefined) throw new Error(`internal: the scan batch carries no hot column "${key}"`);
   return ids;
+}
+
+/** The store's scan spec of a scan node in this run (pushed-down bounds, the run's sequence floor, batch sizes). */
+export function scanSpec(p: ScanPlan, ctx: ExecContext, batchHint: number | null, hotKeys: readonly string[] = []): ScanSpec {
+  const s: ScanSpec = { order: p.order };
+  if (p.project !== undefined) s.project = p.project;
+  if (p.minTs !== undefined) { s.minTs = p.minTs; s.minInclusive = p.minInclusive ?? true; }
+  if (p.maxTs !== undefined) { s.maxTs = p.maxTs; s.maxInclusive = p.maxInclusive ?? true; }
+  const after = ctx.afterSeqBySource?.get(p.source.def.name) ?? ctx.afterSeq;
+  if (after !== null) s.afterSeq = after;
+  if (batchHint !== null) s.batchSize = Math.max(1, Math.min(batchHint, 4096));
+  // An ordered scan usually feeds a LIMIT somewhere above (possibly behind a filter): start small.
+  else if (p.order !== 'any') s.firstBatchSize = 64;
+  if (hotKeys.length) s.hot = [...hotKeys];
+  return s;
 }
