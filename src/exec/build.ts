@@ -79,7 +79,8 @@ class Builder {
       }
       case 'CountRows': return new CountRowsExec(n.scan, n.logical.cols.map((c) => c.id), ctx);
       case 'HotBucketAggregate': {
-        const hot = this.hotUnnest(n.hot);
+        // Only selections are read (nextSelection): the scan hands over the segments' own columns.
+        const hot = this.hotUnnest(n.hot, true);
         const c = this.compileOn(hot);
         const counters = n.counters.map((x) => ({ kind: x.kind, arg: x.arg === null ? null : c(x.arg), leaf: x.leaf, key: x.key }));
         return new HotBucketAggExec(hot, n.unit, c(n.logical.keys[0]!), counters, n.logical.cols.map((x) => x.id), ctx);
@@ -106,11 +107,11 @@ class Builder {
     }
   }
 
-  private hotUnnest(n: Extract<PhysicalNode, { op: 'HotUnnest' }>): HotUnnestExec {
+  private hotUnnest(n: Extract<PhysicalNode, { op: 'HotUnnest' }>, asRuns = false): HotUnnestExec {
     const h = n.hot;
     const dict = h.scan.source.hotDict;
     if (!dict) throw new Error('internal: HotUnnestFromDictionary over a source without hot columns');
-    const exec = new ScanExec(h.scan, this.ctx, null, h.keys);
+    const exec = new ScanExec(h.scan, this.ctx, null, h.keys, asRuns);
     const hot = new HotUnnestExec(exec, h.alias, {
       first: exec.acc(h.firstId),
       fields: h.fields,

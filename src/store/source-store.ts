@@ -17,6 +17,7 @@ import { ProjectIds } from './project-ids.ts';
 import type { Segment } from './segment.ts';
 import { scanSnapshot, type ScanSnapshot } from './scan.ts';
 import { countSnapshot } from './scan-count.ts';
+import { runsOfSnapshot, type RowRun } from './scan-runs.ts';
 import { decodeHead, encodeHead, type ImagePart } from './source-image.ts';
 import { randomBytes } from 'node:crypto';
 import { batchShapes, batchStrings, hotValueOf, transformBody } from './byte-batch.ts';
@@ -417,6 +418,11 @@ export class SourceStore {
   /** How many rows scan(spec) would return, counted from the segments' indexes (rows are not read). */
   countRows(spec: ScanSpec): number {
     return countSnapshot(this.snapshot(spec), spec);
+  }
+
+  /** What scan(spec) returns, in any order, as runs of row indices into each segment's own columns. */
+  scanRuns(spec: ScanSpec): Iterable<RowRun> {
+    return runsOfSnapshot(this.snapshot(spec), spec);
   }
 
   private snapshot(spec: ScanSpec): ScanSnapshot {

@@ -57,8 +57,7 @@ export class HotBucketAggExec implements Operator {
     let lastKey = NaN;
     let last: Float64Array | null = null;
     for (let s = this.input.nextSelection(); s !== null; s = this.input.nextSelection()) {
-      const { batch, hot, sel, n } = s;
-      const ts = batch.ts;
+      const { ts, hot, sel, n } = s;
       for (let j = 0; j < n; j++) {
         const i = sel[j]!;
         const t = ts[i]!;

@@ -3,6 +3,7 @@
 
 import type { ScanPlan } from '../../plan/bound.ts';
 import type { ScanSpec, ScanBatch } from '../../store/types.ts';
+import type { RowRun } from '../../store/scan-runs.ts';
 import type { Accessor } from '../../plan/compile-expr.ts';
 import type { ExecContext } from '../context.ts';
 import { ScanRow } from '../scan-row.ts';
@@ -13,14 +14,19 @@ const BASE_COLUMNS = new Set(['id', 'event_message', 'metadata']);
 
 export class ScanExec implements Operator {
   private readonly iter: Iterator<ScanBatch>;
+  /** Set when built for column runs (nextRun): the store's runs of the same snapshot, in any order. */
+  private readonly runs: Iterator<RowRun> | null = null;
   private readonly accessors = new Map<number, Accessor>();
   /** Dictionary ids of the requested hot keys for the rows of the last batch, one array per key. */
   lastHot: Uint32Array[] = [];
 
-  constructor(private readonly plan: ScanPlan, private readonly ctx: ExecContext, batchHint: number | null, private readonly hotKeys: string[] = []) {
+  constructor(private readonly plan: ScanPlan, private readonly ctx: ExecContext, batchHint: number | null, private readonly hotKeys: string[] = [], asRuns = false) {
     // The snapshot is taken now, when the pipeline is built: every scan of one query reads the same
     // instant of the store, however many slices the query then takes.
-    this.iter = this.plan.source.scan(scanSpec(plan, ctx, batchHint, hotKeys))[Symbol.iterator]();
+    const spec = scanSpec(plan, ctx, batchHint, hotKeys);
+    const runs = asRuns && plan.order === 'any' ? plan.source.scanRuns?.(spec) : undefined;
+    if (runs) this.runs = runs[Symbol.iterator]();
+    this.iter = runs ? [][Symbol.iterator]() : plan.source.scan(spec)[Symbol.iterator]();
     const topProject = plan.source.def.projectPath.length === 1 && plan.source.def.projectPath[0] === 'project';
     for (const c of plan.cols) {
       const name = c.name;
@@ -47,6 +53,20 @@ export class ScanExec implements Operator {
       if (this.hotKeys.length) this.lastHot = this.hotKeys.map((k) => hotIdsOf(b, k));
       return b;
     }
+  }
+
+  /** Whether this scan reads column runs (nextRun) rather than batches (the source offers them). */
+  get runMode(): boolean {
+    return this.runs !== null;
+  }
+
+  /** The next non-empty column run (run mode only): rows counted and charged as a batch's are. */
+  nextRun(): RowRun | null {
+    const r = this.runs!.next();
+    if (r.done) return null;
+    this.ctx.charge(r.value.n);
+    this.ctx.scanned += r.value.n;
+    return r.value;
   }
 
   /** The source column name behind one of this scan's column ids (undefined when not its column). */
