@@ -110,9 +110,16 @@ export class HotUnnestExec implements Operator {
     const memoLeaf = filter?.memoLeaf ?? null;
     const memo = this.memo;
     const k = this.depth;
+    // An exact value of the memoised leaf that failed before fails again: most rows end at this test.
+    const memoCol = memoLeaf === null || memo === null ? null : hot[memoLeaf]!;
+    const memoLen = memo === null ? 0 : memo.length;
     let n = 0;
     for (let j = 0; j < count; j++) {
       const i = sel[j]!;
+      if (memoCol !== null) {
+        const id = memoCol[i]!;
+        if (id !== INEXACT_ID && id < memoLen && memo![id] === FAIL) continue;
+      }
       let exact = true;
       for (let l = 0; l < leaves.length; l++) {
         if (hot[l]![i] === INEXACT_ID) { exact = false; break; }
