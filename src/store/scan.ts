@@ -25,7 +25,7 @@ export interface ScanSnapshot {
 }
 
 /** Reads positions [pos .. end) (step +1) or (end .. pos] (step -1) of a row range. */
-class Cursor {
+export class Cursor {
   constructor(
     readonly rows: RowData,
     readonly perm: ArrayLike<number> | null,
@@ -64,7 +64,7 @@ export function overlaps(seg: Segment, b: Bounds): boolean {
   return true;
 }
 
-function segmentCursor(seg: Segment, pid: number | undefined, b: Bounds, step: 1 | -1, anyOrder: boolean): Cursor | null {
+export function segmentCursor(seg: Segment, pid: number | undefined, b: Bounds, step: 1 | -1, anyOrder: boolean): Cursor | null {
   let from: number, to: number, perm: Uint32Array | null;
   if (pid === undefined && anyOrder && inside(seg, b)) {
     // Every row qualifies and order does not matter: read in storage order (sequential memory, no permutation).
@@ -93,7 +93,7 @@ export function inside(seg: Segment, b: Bounds): boolean {
   return aboveLo && belowHi;
 }
 
-function openCursor(open: OpenSegment, pid: number | undefined, b: Bounds, step: 1 | -1): Cursor | null {
+export function openCursor(open: OpenSegment, pid: number | undefined, b: Bounds, step: 1 | -1): Cursor | null {
   const { ts } = open;
   const sorted = open.byTs();
   const from = (b.loStrict ? upperBoundPerm : lowerBoundPerm)(ts, sorted, 0, sorted.length, b.lo);

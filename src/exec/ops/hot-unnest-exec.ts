@@ -89,20 +89,33 @@ export class HotUnnestExec implements Operator {
     return { ts: b.ts, hot, sel, n, generic };
   }
 
-  /** A column run of the store as a selection: its rows filtered in place, the segment's columns read directly. */
+  /** Rows of inexact events met since the scan's last batch ended (runs split batches). */
+  private pendingGeneric: unknown[] = [];
+
+  /**
+   * A column run of the store as a selection: its rows filtered in place, the segment's columns read
+   * directly. Rows of inexact events come with the run that ends the scan's batch, as they came with
+   * the batch: a consumer sees exact and generic rows in the same order as over batches.
+   */
   private runSelection(): HotSelection | null {
     const run = this.scan.nextRun();
-    if (run === null) return null;
+    if (run === null) {
+      if (this.pendingGeneric.length === 0) return null;
+      const generic = this.pendingGeneric;
+      this.pendingGeneric = [];
+      return { ts: [], hot: [], sel: new Int32Array(0), n: 0, generic };
+    }
     const { rows, ts, projectNames } = run;
-    const generic: unknown[] = [];
     const rowOf = (r: number): ScanRow => new ScanRow(rows, r, ts[r]!, projectNames[rows.pid[r]!] ?? null);
-    const n = this.select(run.hot, run.sel, run.n, rowOf, generic);
+    const n = this.select(run.hot, run.sel, run.n, rowOf, this.pendingGeneric);
+    let generic: unknown[] = [];
+    if (run.batchEnd) { generic = this.pendingGeneric; this.pendingGeneric = []; }
     return { ts, hot: run.hot, sel: run.sel, n, generic };
   }
 
   /**
    * Keeps in sel[0, n) (in place) the exact rows that pass the fused filter; rows of inexact events go
-   * through the generic unnest into `generic`. Returns the new n.
+   * through the generic unnest, appended to `generic`. Returns the new n.
    */
   private select(hot: ArrayLike<number>[], sel: Int32Array, count: number, rowOf: (i: number) => ScanRow, generic: unknown[]): number {
     const { leaves } = this.chain;
@@ -110,6 +123,7 @@ export class HotUnnestExec implements Operator {
     const memoLeaf = filter?.memoLeaf ?? null;
     const memo = this.memo;
     const k = this.depth;
+    const generic0 = generic.length;
     // An exact value of the memoised leaf that failed before fails again: most rows end at this test.
     const memoCol = memoLeaf === null || memo === null ? null : hot[memoLeaf]!;
     const memoLen = memo === null ? 0 : memo.length;
@@ -140,7 +154,7 @@ export class HotUnnestExec implements Operator {
       }
       sel[n++] = i;
     }
-    this.ctx.charge(n + generic.length);
+    this.ctx.charge(n + generic.length - generic0);
     return n;
   }
 
