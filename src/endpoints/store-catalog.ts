@@ -49,6 +49,8 @@ function handle(s: SourceStore): SourceHandle {
     schemaField: (path) => schemaIndex(s.schema()).byPath.get(pathKey(path)),
     schemaChildren: (path) => schemaIndex(s.schema()).children.get(pathKey(path)) ?? [],
     scan: (spec) => s.scan(spec),
+    countRows: (spec) => s.countRows(spec),
+    scanRuns: (spec) => s.scanRuns(spec),
     hotKeys: s.hotKeys,
     schemaStamp: () => s.schemaVersion(),
     hotDict: (key) => s.hotDict(key),

@@ -20,6 +20,7 @@ import { AggregateExec } from './ops/aggregate-exec.ts';
 import { DistinctExec } from './ops/distinct-exec.ts';
 import { SetOpExec } from './ops/set-op-exec.ts';
 import { SortExec } from './ops/sort-exec.ts';
+import { CountRowsExec } from './ops/count-rows-exec.ts';
 import { groupKey, sqlEquals, type Value } from '../core/values.ts';
 import type { HotValue } from '../store/hot-paths.ts';
 import { planPhysical } from './physical/plan-physical.ts';
@@ -82,8 +83,10 @@ class Builder {
         const a = n.logical;
         return new AggregateExec(input, a.keys, a.aggs as Extract<BExpr, { k: 'agg' }>[], a.cols.map((c) => c.id), this.compileOn(input), ctx);
       }
+      case 'CountRows': return new CountRowsExec(this.scanOf(n.scan), n.logical.cols.map((c) => c.id), ctx);
       case 'HotBucketAggregate': {
-        const hot = this.hotUnnest(n.hot);
+        // Only selections are read (nextSelection): the scan hands over the segments' own columns.
+        const hot = this.hotUnnest(n.hot, true);
         const c = this.compileOn(hot);
         // Memo keys come from the run's own expressions (its values in), not from the plan.
         const counters = n.counters.map((x) => ({ kind: x.kind, arg: x.arg === null ? null : c(x.arg), leaf: x.leaf, key: x.arg === null ? '*' : dictionaryMemoText(x.arg) }));
@@ -116,11 +119,11 @@ class Builder {
     return this.ctx.scanBounds?.get(scan) ?? scan;
   }
 
-  private hotUnnest(n: Extract<PhysicalNode, { op: 'HotUnnest' }>): HotUnnestExec {
+  private hotUnnest(n: Extract<PhysicalNode, { op: 'HotUnnest' }>, asRuns = false): HotUnnestExec {
     const h = n.hot;
     const dict = h.scan.source.hotDict;
     if (!dict) throw new Error('internal: HotUnnestFromDictionary over a source without hot columns');
-    const exec = new ScanExec(this.scanOf(h.scan), this.ctx, null, h.keys);
+    const exec = new ScanExec(this.scanOf(h.scan), this.ctx, null, h.keys, asRuns);
     const hot = new HotUnnestExec(exec, h.alias, {
       first: exec.acc(h.firstId),
       fields: h.fields,

@@ -3,6 +3,7 @@
 
 import type { SourceDef, ScanSpec, ScanBatch, SchemaField } from '../store/types.ts';
 import type { SqlType } from '../core/types.ts';
+import type { RowRun } from '../store/scan-runs.ts';
 
 export interface SourceHandle {
   readonly def: SourceDef;
@@ -15,6 +16,10 @@ export interface SourceHandle {
   /** Names of a record's fields in the schema's order (a struct subscript `m[0]` reads the first). */
   schemaChildren?(path: readonly string[]): readonly SchemaField[];
   scan(spec: ScanSpec): Iterable<ScanBatch>;
+  /** How many rows scan(spec) would return, from the store's indexes (absent: scan and count). */
+  countRows?(spec: ScanSpec): number;
+  /** What scan(spec) returns, in any order, as runs of rows of each segment's own columns (absent: batches only). */
+  scanRuns?(spec: ScanSpec): Iterable<RowRun>;
   /** Dictionary of a hot column (see ScanSpec.hot). */
   hotDict?(key: string): readonly unknown[];
   readonly hotKeys?: readonly string[];

@@ -25,7 +25,7 @@ export interface ScanSnapshot {
 }
 
 /** Reads positions [pos .. end) (step +1) or (end .. pos] (step -1) of a row range. */
-class Cursor {
+export class Cursor {
   constructor(
     readonly rows: RowData,
     readonly perm: ArrayLike<number> | null,
@@ -41,7 +41,7 @@ class Cursor {
   }
 }
 
-interface Bounds {
+export interface Bounds {
   /** Inclusive lower bound (already raised to the watermark) and its strictness. */
   lo: number;
   loStrict: boolean;
@@ -49,7 +49,7 @@ interface Bounds {
   hiStrict: boolean;
 }
 
-function bounds(spec: ScanSpec, watermark: number): Bounds {
+export function bounds(spec: ScanSpec, watermark: number): Bounds {
   let lo = -Infinity, loStrict = false;
   if (spec.minTs !== undefined) { lo = spec.minTs; loStrict = spec.minInclusive === false; }
   if (watermark > lo || (watermark === lo && !loStrict)) { lo = watermark; loStrict = false; }
@@ -58,13 +58,13 @@ function bounds(spec: ScanSpec, watermark: number): Bounds {
   return { lo, loStrict, hi, hiStrict };
 }
 
-function overlaps(seg: Segment, b: Bounds): boolean {
+export function overlaps(seg: Segment, b: Bounds): boolean {
   if (seg.maxTs < b.lo || (b.loStrict && seg.maxTs === b.lo)) return false;
   if (seg.minTs > b.hi || (b.hiStrict && seg.minTs === b.hi)) return false;
   return true;
 }
 
-function segmentCursor(seg: Segment, pid: number | undefined, b: Bounds, step: 1 | -1, anyOrder: boolean): Cursor | null {
+export function segmentCursor(seg: Segment, pid: number | undefined, b: Bounds, step: 1 | -1, anyOrder: boolean): Cursor | null {
   let from: number, to: number, perm: Uint32Array | null;
   if (pid === undefined && anyOrder && inside(seg, b)) {
     // Every row qualifies and order does not matter: read in storage order (sequential memory, no permutation).
@@ -87,13 +87,13 @@ function segmentCursor(seg: Segment, pid: number | undefined, b: Bounds, step: 1
 }
 
 /** Is every row of seg within the bounds? */
-function inside(seg: Segment, b: Bounds): boolean {
+export function inside(seg: Segment, b: Bounds): boolean {
   const aboveLo = b.loStrict ? seg.minTs > b.lo : seg.minTs >= b.lo;
   const belowHi = b.hiStrict ? seg.maxTs < b.hi : seg.maxTs <= b.hi;
   return aboveLo && belowHi;
 }
 
-function openCursor(open: OpenSegment, pid: number | undefined, b: Bounds, step: 1 | -1): Cursor | null {
+export function openCursor(open: OpenSegment, pid: number | undefined, b: Bounds, step: 1 | -1): Cursor | null {
   const { ts } = open;
   const sorted = open.byTs();
   const from = (b.loStrict ? upperBoundPerm : lowerBoundPerm)(ts, sorted, 0, sorted.length, b.lo);

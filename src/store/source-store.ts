@@ -15,7 +15,9 @@ import { SegmentSet } from './segment-set.ts';
 import { HotDictionaries } from './hot-dictionaries.ts';
 import { ProjectIds } from './project-ids.ts';
 import type { Segment } from './segment.ts';
-import { scanSnapshot } from './scan.ts';
+import { scanSnapshot, type ScanSnapshot } from './scan.ts';
+import { countSnapshot } from './scan-count.ts';
+import { runsOfSnapshot, type RowRun } from './scan-runs.ts';
 import { decodeHead, encodeHead, type ImagePart } from './source-image.ts';
 import { randomBytes } from 'node:crypto';
 import { batchShapes, batchStrings, hotValueOf, transformBody } from './byte-batch.ts';
@@ -410,14 +412,25 @@ export class SourceStore {
    * the open segment later are not read, even when the batches are pulled across event-loop turns).
    */
   scan(spec: ScanSpec): Iterable<ScanBatch> {
+    return scanSnapshot(this.snapshot(spec), spec);
+  }
+
+  /** How many rows scan(spec) would return, counted from the segments' indexes (rows are not read). */
+  countRows(spec: ScanSpec): number {
+    return countSnapshot(this.snapshot(spec), spec);
+  }
+
+  /** What scan(spec) returns, in any order, as runs of row indices into each segment's own columns. */
+  scanRuns(spec: ScanSpec): Iterable<RowRun> {
+    return runsOfSnapshot(this.snapshot(spec), spec);
+  }
+
+  private snapshot(spec: ScanSpec): ScanSnapshot {
     let pid: number | undefined;
     if (spec.project === undefined) pid = undefined;
     else if (spec.project === null) pid = 0;
     else pid = this.projects.find(spec.project) ?? -1;
-    return scanSnapshot(
-      { segments: this.rows.segments.slice(), open: this.rows.open, watermark: this.rows.wm, maxSeq: this.seq, projectNames: this.projects.names, pid, hotIndex: this.hot.index },
-      spec,
-    );
+    return { segments: this.rows.segments.slice(), open: this.rows.open, watermark: this.rows.wm, maxSeq: this.seq, projectNames: this.projects.names, pid, hotIndex: this.hot.index };
   }
 
   /** Visible rows (ts >= watermark). */

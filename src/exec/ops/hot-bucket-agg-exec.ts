@@ -54,35 +54,33 @@ export class HotBucketAggExec implements Operator {
     const groups = this.groups;
     const memos = (this.memos ??= this.counters.map((c) => (c.arg === null ? new Uint8Array(0) : predicateMemo(this.input.leafDict(c.leaf), `${c.kind}:${c.key}`))));
     const width = truncWidthUs(this.unit)!;
-    let lastKey = NaN;
+    // The bucket [lo, hi) of the last row: rows come sorted by time within a project, so mostly the same.
+    let lo = NaN, hi = NaN;
     let last: Float64Array | null = null;
     for (let s = this.input.nextSelection(); s !== null; s = this.input.nextSelection()) {
-      const { batch, hot, sel, n } = s;
-      const ts = batch.ts;
+      const { ts, hot, sel, n } = s;
+      const cols = this.counters.map((c) => (c.arg === null ? null : hot[c.leaf]!));
       for (let j = 0; j < n; j++) {
         const i = sel[j]!;
         const t = ts[i]!;
-        const k = t - (((t % width) + width) % width);
-        if (k !== lastKey) { last = this.group(k); lastKey = k; }
+        if (!(t >= lo && t < hi)) {
+          lo = t - (((t % width) + width) % width);
+          hi = lo + width;
+          last = this.group(lo);
+        }
         const g = last!;
         for (let c = 0; c < nc; c++) {
-          const ctr = this.counters[c]!;
-          if (ctr.arg === null) { g[c]!++; continue; }
-          const id = hot[ctr.leaf]![i]!;
+          const col = cols[c]!;
+          if (col === null) { g[c]!++; continue; }
+          const id = col[i]!;
           const memo = memos[c]!;
-          let m = id < memo.length ? memo[id]! : UNKNOWN;
-          if (m === UNKNOWN) {
-            const v = ctr.arg(this.input.scratchRow(ctr.leaf, id));
-            m = (ctr.kind === 'countif' ? v === true : v !== null) ? YES : NO;
-            if (id < memo.length) memo[id] = m;
-          }
+          const m = id < memo.length && memo[id] !== UNKNOWN ? memo[id]! : this.classify(c, id, memo);
           if (m === YES) g[c]!++;
         }
       }
       for (const r of s.generic) {
         const kv = this.key(r);
         const g = this.group(typeof kv === 'number' ? kv : null);
-        lastKey = NaN;
         for (let c = 0; c < nc; c++) {
           const ctr = this.counters[c]!;
           if (ctr.arg === null) { g[c]!++; continue; }
@@ -98,6 +96,15 @@ export class HotBucketAggExec implements Operator {
     for (const [k, g] of groups) out.push([k, ...Array.from(g)]);
     groups.clear();
     return out;
+  }
+
+  /** Counter c's answer for dictionary value `id` of its leaf (YES or NO), remembered in its memo. */
+  private classify(c: number, id: number, memo: Uint8Array): number {
+    const ctr = this.counters[c]!;
+    const v = ctr.arg!(this.input.scratchRow(ctr.leaf, id));
+    const m = (ctr.kind === 'countif' ? v === true : v !== null) ? YES : NO;
+    if (id < memo.length) memo[id] = m;
+    return m;
   }
 
   acc(id: number): Accessor {

@@ -7,12 +7,11 @@
 import { readField, type Accessor } from '../../plan/compile-expr.ts';
 import type { ExecContext } from '../context.ts';
 import type { Operator } from '../operator.ts';
-import type { ScanRow } from '../scan-row.ts';
+import { ScanRow } from '../scan-row.ts';
 import type { Value } from '../../core/values.ts';
 import { INEXACT_ID, type HotValue } from '../../store/hot-paths.ts';
 import type { ScanExec } from './scan-exec.ts';
 import { predicateMemo } from '../predicate-memo.ts';
-import type { ScanBatch } from '../../store/types.ts';
 
 export interface HotChain {
   /** Reads the array the first unnest expands (a column of the scan). */
@@ -36,9 +35,10 @@ export interface HotFilter {
 
 const UNKNOWN = 0, PASS = 1, FAIL = 2;
 
+/** Exact rows sel[0, n) that pass: indices into `ts` and the hot id columns (a store batch's, or a segment's own). */
 export interface HotSelection {
-  batch: ScanBatch;
-  hot: Uint32Array[];
+  ts: ArrayLike<number>;
+  hot: ArrayLike<number>[];
   sel: Int32Array;
   n: number;
   generic: unknown[];
@@ -78,20 +78,67 @@ export class HotUnnestExec implements Operator {
     const filter = this.filter;
     const memoLeaf = filter?.memoLeaf ?? null;
     if (memoLeaf !== null && this.memo === null) this.memo = predicateMemo(leaves[memoLeaf]!.dict, filter!.memoKey!);
-    const memo = this.memo;
+    if (this.scan.runMode) return this.runSelection();
     const b = this.scan.nextRaw();
     if (b === null) return null;
     const hot = this.scan.lastHot;
     const sel = new Int32Array(b.n);
-    let n = 0;
+    for (let i = 0; i < b.n; i++) sel[i] = i;
     const generic: unknown[] = [];
+    const n = this.select(hot, sel, b.n, (i) => this.scan.rowOf(b, i), generic);
+    return { ts: b.ts, hot, sel, n, generic };
+  }
+
+  /** Rows of inexact events met since the scan's last batch ended (runs split batches). */
+  private pendingGeneric: unknown[] = [];
+
+  /**
+   * A column run of the store as a selection: its rows filtered in place, the segment's columns read
+   * directly. Rows of inexact events come with the run that ends the scan's batch, as they came with
+   * the batch: a consumer sees exact and generic rows in the same order as over batches.
+   */
+  private runSelection(): HotSelection | null {
+    const run = this.scan.nextRun();
+    if (run === null) {
+      if (this.pendingGeneric.length === 0) return null;
+      const generic = this.pendingGeneric;
+      this.pendingGeneric = [];
+      return { ts: [], hot: [], sel: new Int32Array(0), n: 0, generic };
+    }
+    const { rows, ts, projectNames } = run;
+    const rowOf = (r: number): ScanRow => new ScanRow(rows, r, ts[r]!, projectNames[rows.pid[r]!] ?? null);
+    const n = this.select(run.hot, run.sel, run.n, rowOf, this.pendingGeneric);
+    let generic: unknown[] = [];
+    if (run.batchEnd) { generic = this.pendingGeneric; this.pendingGeneric = []; }
+    return { ts, hot: run.hot, sel: run.sel, n, generic };
+  }
+
+  /**
+   * Keeps in sel[0, n) (in place) the exact rows that pass the fused filter; rows of inexact events go
+   * through the generic unnest, appended to `generic`. Returns the new n.
+   */
+  private select(hot: ArrayLike<number>[], sel: Int32Array, count: number, rowOf: (i: number) => ScanRow, generic: unknown[]): number {
+    const { leaves } = this.chain;
+    const filter = this.filter;
+    const memoLeaf = filter?.memoLeaf ?? null;
+    const memo = this.memo;
     const k = this.depth;
-    for (let i = 0; i < b.n; i++) {
+    const generic0 = generic.length;
+    // An exact value of the memoised leaf that failed before fails again: most rows end at this test.
+    const memoCol = memoLeaf === null || memo === null ? null : hot[memoLeaf]!;
+    const memoLen = memo === null ? 0 : memo.length;
+    let n = 0;
+    for (let j = 0; j < count; j++) {
+      const i = sel[j]!;
+      if (memoCol !== null) {
+        const id = memoCol[i]!;
+        if (id !== INEXACT_ID && id < memoLen && memo![id] === FAIL) continue;
+      }
       let exact = true;
       for (let l = 0; l < leaves.length; l++) {
         if (hot[l]![i] === INEXACT_ID) { exact = false; break; }
       }
-      if (!exact) { this.expand(this.scan.rowOf(b, i), generic); continue; }
+      if (!exact) { this.expand(rowOf(i), generic); continue; }
       if (filter !== null) {
         const id = memoLeaf === null ? -1 : hot[memoLeaf]![i]!;
         let known = memo !== null && id >= 0 && id < memo.length ? memo[id]! : UNKNOWN;
@@ -99,7 +146,7 @@ export class HotUnnestExec implements Operator {
           // A memoised predicate reads its one leaf only: no scan row is needed to evaluate it.
           let row: unknown[];
           if (memoLeaf !== null) row = this.scratchRow(memoLeaf, id);
-          else { row = new Array<unknown>(k + 1); row[0] = this.scan.rowOf(b, i); row[k] = this.record(hot, i); }
+          else { row = new Array<unknown>(k + 1); row[0] = rowOf(i); row[k] = this.record(hot, i); }
           known = filter.pred(row) === true ? PASS : FAIL;
           if (memo !== null && id >= 0 && id < memo.length) memo[id] = known;
         }
@@ -107,12 +154,12 @@ export class HotUnnestExec implements Operator {
       }
       sel[n++] = i;
     }
-    this.ctx.charge(n + generic.length);
-    return { batch: b, hot, sel, n, generic };
+    this.ctx.charge(n + generic.length - generic0);
+    return n;
   }
 
   /** The last element's record for exact row i of a batch. */
-  record(hot: Uint32Array[], i: number): Record<string, Value> {
+  record(hot: ArrayLike<number>[], i: number): Record<string, Value> {
     const rec: Record<string, Value> = {};
     for (let l = 0; l < this.chain.leaves.length; l++) rec[this.chain.leaves[l]!.name] = this.chain.leaves[l]!.dict[hot[l]![i]!] as Value;
     return rec;

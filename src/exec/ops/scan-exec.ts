@@ -3,6 +3,7 @@
 
 import type { ScanPlan } from '../../plan/bound.ts';
 import type { ScanSpec, ScanBatch } from '../../store/types.ts';
+import type { RowRun } from '../../store/scan-runs.ts';
 import type { Accessor } from '../../plan/compile-expr.ts';
 import type { ExecContext } from '../context.ts';
 import { ScanRow } from '../scan-row.ts';
@@ -13,14 +14,19 @@ const BASE_COLUMNS = new Set(['id', 'event_message', 'metadata']);
 
 export class ScanExec implements Operator {
   private readonly iter: Iterator<ScanBatch>;
+  /** Set when built for column runs (nextRun): the store's runs of the same snapshot, in any order. */
+  private readonly runs: Iterator<RowRun> | null = null;
   private readonly accessors = new Map<number, Accessor>();
   /** Dictionary ids of the requested hot keys for the rows of the last batch, one array per key. */
   lastHot: Uint32Array[] = [];
 
-  constructor(private readonly plan: ScanPlan, private readonly ctx: ExecContext, private readonly batchHint: number | null, private readonly hotKeys: string[] = []) {
+  constructor(private readonly plan: ScanPlan, private readonly ctx: ExecContext, batchHint: number | null, private readonly hotKeys: string[] = [], asRuns = false) {
     // The snapshot is taken now, when the pipeline is built: every scan of one query reads the same
     // instant of the store, however many slices the query then takes.
-    this.iter = this.plan.source.scan(this.spec())[Symbol.iterator]();
+    const spec = scanSpec(plan, ctx, batchHint, hotKeys);
+    const runs = asRuns && plan.order === 'any' ? plan.source.scanRuns?.(spec) : undefined;
+    if (runs) this.runs = runs[Symbol.iterator]();
+    this.iter = runs ? [][Symbol.iterator]() : plan.source.scan(spec)[Symbol.iterator]();
     const topProject = plan.source.def.projectPath.length === 1 && plan.source.def.projectPath[0] === 'project';
     for (const c of plan.cols) {
       const name = c.name;
@@ -35,21 +41,6 @@ export class ScanExec implements Operator {
     }
   }
 
-  private spec(): ScanSpec {
-    const p = this.plan;
-    const s: ScanSpec = { order: p.order };
-    if (p.project !== undefined) s.project = p.project;
-    if (p.minTs !== undefined) { s.minTs = p.minTs; s.minInclusive = p.minInclusive ?? true; }
-    if (p.maxTs !== undefined) { s.maxTs = p.maxTs; s.maxInclusive = p.maxInclusive ?? true; }
-    const after = this.ctx.afterSeqBySource?.get(p.source.def.name) ?? this.ctx.afterSeq;
-    if (after !== null) s.afterSeq = after;
-    if (this.batchHint !== null) s.batchSize = Math.max(1, Math.min(this.batchHint, 4096));
-    // An ordered scan usually feeds a LIMIT somewhere above (possibly behind a filter): start small.
-    else if (p.order !== 'any') s.firstBatchSize = 64;
-    if (this.hotKeys.length) s.hot = this.hotKeys;
-    return s;
-  }
-
   /** The next non-empty store batch as is (rows made on demand with rowOf); sets lastHot. */
   nextRaw(): ScanBatch | null {
     for (;;) {
@@ -62,6 +53,20 @@ export class ScanExec implements Operator {
       if (this.hotKeys.length) this.lastHot = this.hotKeys.map((k) => hotIdsOf(b, k));
       return b;
     }
+  }
+
+  /** Whether this scan reads column runs (nextRun) rather than batches (the source offers them). */
+  get runMode(): boolean {
+    return this.runs !== null;
+  }
+
+  /** The next non-empty column run (run mode only): rows counted and charged as a batch's are. */
+  nextRun(): RowRun | null {
+    const r = this.runs!.next();
+    if (r.done) return null;
+    this.ctx.charge(r.value.n);
+    this.ctx.scanned += r.value.n;
+    return r.value;
   }
 
   /** The source column name behind one of this scan's column ids (undefined when not its column). */
@@ -105,4 +110,19 @@ function hotIdsOf(b: ScanBatch, key: string): Uint32Array {
   const ids = b.hot.get(key);
   if (ids === undefined) throw new Error(`internal: the scan batch carries no hot column "${key}"`);
   return ids;
+}
+
+/** The store's scan spec of a scan node in this run (pushed-down bounds, the run's sequence floor, batch sizes). */
+export function scanSpec(p: ScanPlan, ctx: ExecContext, batchHint: number | null, hotKeys: readonly string[] = []): ScanSpec {
+  const s: ScanSpec = { order: p.order };
+  if (p.project !== undefined) s.project = p.project;
+  if (p.minTs !== undefined) { s.minTs = p.minTs; s.minInclusive = p.minInclusive ?? true; }
+  if (p.maxTs !== undefined) { s.maxTs = p.maxTs; s.maxInclusive = p.maxInclusive ?? true; }
+  const after = ctx.afterSeqBySource?.get(p.source.def.name) ?? ctx.afterSeq;
+  if (after !== null) s.afterSeq = after;
+  if (batchHint !== null) s.batchSize = Math.max(1, Math.min(batchHint, 4096));
+  // An ordered scan usually feeds a LIMIT somewhere above (possibly behind a filter): start small.
+  else if (p.order !== 'any') s.firstBatchSize = 64;
+  if (hotKeys.length) s.hot = [...hotKeys];
+  return s;
 }

@@ -11,7 +11,8 @@ export type RuleName =
   | 'DictionaryPredicateFilter'
   | 'HotBucketAggregate'
   | 'HashJoinOnEquiKeys'
-  | 'BucketAggregateFromCache';
+  | 'BucketAggregateFromCache'
+  | 'CountFromRunIndex';
 
 type Logical<K extends Plan['k']> = Extract<Plan, { k: K }>;
 export type UnnestPlan = Logical<'unnest'>;
@@ -80,6 +81,8 @@ export type PhysicalNode = Base & (
   | { op: 'HotBucketAggregate'; logical: AggregatePlan; unit: string; hot: Extract<PhysicalNode, { op: 'HotUnnest' }>; counters: HotCounterPlan[] }
   /** `partials`: how the cache computes the per-minute partials it folds in (printed by EXPLAIN). */
   | { op: 'BucketAggregateFromCache'; logical: AggregatePlan; unit: string; scan: ScanPlan; partials: PhysicalNode; fill: PartialsPlan }
+  /** COUNT(*)s with no GROUP BY, counted by the store over `scan`'s rows without reading them. */
+  | { op: 'CountRows'; logical: AggregatePlan; scan: ScanPlan }
   | { op: 'Sort'; logical: Logical<'sort'>; input: PhysicalNode }
   | { op: 'Limit'; logical: Logical<'limit'>; input: PhysicalNode }
   | { op: 'Distinct'; logical: Logical<'distinct'>; input: PhysicalNode }

@@ -1,5 +1,5 @@
 // Logical plan → physical plan. At each node the named rules are tried in a fixed order:
-// BucketAggregateFromCache (only when asked), HotBucketAggregate, HotUnnestFromDictionary (with
+// BucketAggregateFromCache (only when asked), CountFromRunIndex, HotBucketAggregate, HotUnnestFromDictionary (with
 // DictionaryPredicateFilter for a filter fused into it), HashJoinOnEquiKeys, then at scans
 // ProjectScanByTimeRange, TopNByTimeFromSortedSegments and LimitHintToScan. Nothing is decided later.
 
@@ -16,6 +16,7 @@ import { hashJoinOnEquiKeys } from './rules/hash-join-on-equi-keys.ts';
 import { projectScanByTimeRange } from './rules/project-scan-by-time-range.ts';
 import { topNByTimeFromSortedSegments } from './rules/top-n-by-time-from-sorted-segments.ts';
 import { limitHintToScan } from './rules/limit-hint-to-scan.ts';
+import { countFromRunIndex } from './rules/count-from-run-index.ts';
 import { findBucketAggregate, minutePartialsPlan, type BucketShape } from './rules/bucket-aggregate-from-cache.ts';
 
 export interface PhysicalOptions {
@@ -81,6 +82,8 @@ class Planner {
       const fill = partialsPlan(c);
       return { op: 'BucketAggregateFromCache', logical: p, unit: c.unit, scan: c.scan, partials: fill.plain, fill, rules: ['BucketAggregateFromCache'] };
     }
+    const counted = countFromRunIndex(p);
+    if (counted) return { op: 'CountRows', logical: p, scan: counted, rules: ['CountFromRunIndex'] };
     const hot = hotBucketAggregate(p, this.uses);
     if (hot) {
       this.noteSubqueries(p.input);

@@ -1,0 +1,5 @@
+-- a sandbox count(*) over logs.all's edge_logs CTE (one project, no time bounds): counted from the
+-- segments' per-project run index and the open segment, not by reading rows
+-- endpoint logs.all
+-- param project=alpha
+-- param sql=select count(*) as count from edge_logs

@@ -1,0 +1,6 @@
+-- a sandbox count(*) over logs.all's edge_logs CTE with both time bounds (exclusive start, inclusive end)
+-- endpoint logs.all
+-- param project=alpha
+-- param iso_timestamp_start=2025-01-14T00:00:00Z
+-- param iso_timestamp_end=2025-01-15T00:00:00Z
+-- param sql=select count(*) as count from edge_logs
