@@ -21,7 +21,6 @@ import { DistinctExec } from './ops/distinct-exec.ts';
 import { SetOpExec } from './ops/set-op-exec.ts';
 import { SortExec } from './ops/sort-exec.ts';
 import { groupKey, sqlEquals, type Value } from '../core/values.ts';
-import type { HotValue } from '../store/hot-paths.ts';
 import { planPhysical } from './physical/plan-physical.ts';
 import type { PhysicalNode, PhysicalPlan } from './physical/physical-plan.ts';
 
@@ -114,7 +113,7 @@ class Builder {
       fields: h.fields,
       elemIds: h.chain.map((u) => u.col.id),
       outer: h.chain.map((u) => u.outer),
-      leaves: h.leaves.map((name, i) => ({ name, dict: dict(h.keys[i]!) as readonly HotValue[] })),
+      leaves: h.leaves.map((name, i) => ({ name, dict: dict(h.keys[i]!) })),
     }, this.ctx);
     if (n.filter) hot.setFilter({ pred: this.compileOn(hot)(n.filter.pred), memoLeaf: n.filter.memoLeaf, memoKey: n.filter.memoKey });
     return hot;

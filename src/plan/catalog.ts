@@ -3,6 +3,7 @@
 
 import type { SourceDef, ScanSpec, ScanBatch, SchemaField } from '../store/types.ts';
 import type { SqlType } from '../core/types.ts';
+import type { HotDict } from '../store/hot-dict.ts';
 
 export interface SourceHandle {
   readonly def: SourceDef;
@@ -16,7 +17,7 @@ export interface SourceHandle {
   schemaChildren?(path: readonly string[]): readonly SchemaField[];
   scan(spec: ScanSpec): Iterable<ScanBatch>;
   /** Dictionary of a hot column (see ScanSpec.hot). */
-  hotDict?(key: string): readonly unknown[];
+  hotDict?(key: string): HotDict;
   readonly hotKeys?: readonly string[];
   /** A number that changes whenever the schema the binder reads (fields, top-level columns) does. */
   schemaStamp?(): number;
