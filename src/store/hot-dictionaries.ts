@@ -4,10 +4,12 @@
 
 import { INEXACT, INEXACT_ID, hotKeyOf, type HotValue } from './hot-paths.ts';
 import { PackedHotDict, type HotDict } from './hot-dict.ts';
+import { narrowed } from './narrow.ts';
+import type { IdColumn } from './row-data.ts';
 
-/** Columns of hot ids the dictionaries' rows hold (sealed segments' and the open segment's). */
+/** Columns of hot ids the dictionaries' rows hold (sealed segments' narrowed ones, the open segment's arrays). */
 interface HotColumns {
-  readonly hot: readonly { length: number; [i: number]: number }[];
+  readonly hot: IdColumn[];
 }
 
 export class HotDictionaries {
@@ -83,10 +85,7 @@ export class HotDictionaries {
         if (n < 0) { n = next.append(values.get(old)); remap[old] = n; }
         return n;
       };
-      for (const r of rows) {
-        const col = r.hot[h]!;
-        for (let i = 0; i < col.length; i++) col[i] = map(col[i]!);
-      }
+      for (const r of rows) r.hot[h] = remapped(r.hot[h]!, map);
       this.dicts[h] = next;
       this.epoch++;
     }
@@ -99,4 +98,19 @@ function restoredDict(values: readonly HotValue[]): PackedHotDict {
   if (values.length < 2 || values[0] !== null || values[1] !== INEXACT) throw new Error('checkpoint image: a hot dictionary does not start with NULL and INEXACT');
   for (let i = 2; i < values.length; i++) d.append(values[i]!);
   return d;
+}
+
+/**
+ * The column with every id mapped: a JS array in place, a typed one as a new array as narrow as its new ids
+ * allow (a new id may exceed what the old width held: ids are renumbered across all segments).
+ */
+function remapped(col: IdColumn, map: (old: number) => number): IdColumn {
+  if (Array.isArray(col)) {
+    const a = col as number[];
+    for (let i = 0; i < a.length; i++) a[i] = map(a[i]!);
+    return a;
+  }
+  const out = new Uint32Array(col.length);
+  for (let i = 0; i < col.length; i++) out[i] = map(col[i]!);
+  return narrowed(out);
 }

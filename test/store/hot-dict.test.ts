@@ -73,15 +73,33 @@ describe('HotDictionaries over packed dictionaries', () => {
       const live = col.slice(seed % 100, (seed % 100) + 40);
       const before = Array.from(live, (id) => d.dict('request.url', 't').get(id));
       const old = d.dict('request.url', 't');
-      d.compact(live.length, [{ hot: [live] }]);
+      const rows = { hot: [live] };
+      d.compact(live.length, [rows]);
       const now = d.dict('request.url', 't');
       expect(now).not.toBe(old);
       expect(now.length).toBeLessThanOrEqual(live.length + 2);
-      expect(Array.from(live, (id) => now.get(id))).toEqual(before);
+      expect(Array.from(rows.hot[0]!, (id) => now.get(id))).toEqual(before);
       const r = new HotDictionaries([['request', 'url']]);
       r.restore(d.allValues(), d.epoch);
       expect(r.allValues()).toEqual(d.allValues());
       for (const v of before) expect(r.id(0, v)).toBe(d.id(0, v));
     }), { numRuns: 5 });
+  });
+
+  it('widens a narrow segment column whose renumbered ids no longer fit its width', () => {
+    const d = new HotDictionaries([['request', 'url']]);
+    const a = d.id(0, 'A');
+    const ids = Array.from({ length: 5000 }, (_, i) => d.id(0, `/v/${i}`));
+    // Segment 1 holds 300 later values (16-bit ids), segment 2 only 'A' (an 8-bit column), then open rows.
+    const seg1 = { hot: [Uint16Array.from(ids.slice(4000, 4300))] };
+    const seg2 = { hot: [Uint8Array.of(a, a)] };
+    const open = { hot: [[a, ids[4999]!]] };
+    d.compact(304, [seg1, seg2, open]);
+    const dict = d.dict('request.url', 't');
+    // 'A' is renumbered after the 300 values segment 1 references first: id 302, past what 8 bits hold.
+    expect(seg2.hot[0]!.length).toBe(2);
+    expect(Array.from(seg2.hot[0]!, (id) => dict.get(id))).toEqual(['A', 'A']);
+    expect(Array.from(seg1.hot[0]!, (id) => dict.get(id))).toEqual(Array.from({ length: 300 }, (_, i) => `/v/${4000 + i}`));
+    expect(open.hot[0]!.map((id) => dict.get(id))).toEqual(['A', '/v/4999']);
   });
 });
