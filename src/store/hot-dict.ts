@@ -16,7 +16,10 @@ export const DICT_BLOCK = 128;
 const SHIFT = 7;
 /** Decoded blocks kept per dictionary (direct-mapped by block number). */
 const CACHE = 64;
-/** Values found by a repeat lookup, kept as heap strings per generation (two generations). */
+/**
+ * Strings looked up lately, kept as heap strings per generation (two generations): a repeat of any of the
+ * last 16-32k distinct strings is found without decoding the block that holds it.
+ */
 const RECENT = 16384;
 /** Bytes of one pool chunk holding compressed blocks (a block never straddles two). */
 const CHUNK = 256 * 1024;
@@ -85,16 +88,17 @@ export class PackedHotDict implements HotDict {
     const hit = this.recent.get(v) ?? this.older.get(v);
     if (hit !== undefined) return hit;
     const h = hashOf(v), mask = this.table.length - 1;
-    const base = this.blocks << SHIFT;
     for (let i = h & mask; ; i = (i + 1) & mask) {
       const e = this.table[i]!;
       if (e === 0) break;
       const id = e - 1;
       if (this.hashes[id] !== h || this.get(id) !== v) continue;
-      if (id < base) this.remember(v, id);
+      this.remember(v, id);
       return id;
     }
-    return this.append(v);
+    const id = this.append(v);
+    this.remember(v, id);
+    return id;
   }
 
   /** Every value in id order (checkpoints). */
