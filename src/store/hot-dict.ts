@@ -20,7 +20,7 @@ const CACHE = 64;
  * Strings looked up lately, kept as heap strings per generation (two generations): a repeat of any of the
  * last 16-32k distinct strings is found without decoding the block that holds it.
  */
-const RECENT = 16384;
+export const RECENT = 16384;
 /** Bytes of one pool chunk holding compressed blocks (a block never straddles two). */
 const CHUNK = 256 * 1024;
 // Length codes of non-string values inside a block (strings store their UTF-8 byte length).
@@ -113,7 +113,12 @@ export class PackedHotDict implements HotDict {
     let tail = 0;
     for (const v of this.tail) tail += 24 + (typeof v === 'string' ? v.length : 0);
     return this.chunks.length * CHUNK + this.hashes.byteLength + this.table.byteLength + 3 * this.blockLen.byteLength +
-      tail + this.recentBytes + this.olderBytes + this.others.size * 48 + 512;
+      tail + this.recentHeapBytes + this.others.size * 48 + 512;
+  }
+
+  /** Heap bytes of the recent-lookup maps (bounded: two generations of RECENT strings). */
+  get recentHeapBytes(): number {
+    return this.recentBytes + this.olderBytes;
   }
 
   /** Appends `v`, which the dictionary must not hold yet (idOf checks; compaction knows), and returns its id. */
@@ -133,7 +138,8 @@ export class PackedHotDict implements HotDict {
       this.hashes = grown;
     }
     this.hashes[id] = h;
-    if (++this.strings * 2 > this.table.length) this.rehash();
+    // Linear probing up to a load of 0.7: 4 bytes of table per 0.7 strings.
+    if (++this.strings * 10 > this.table.length * 7) this.rehash();
     else this.place(id, h);
   }
 

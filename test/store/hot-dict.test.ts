@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { DICT_BLOCK, PackedHotDict } from '../../src/store/hot-dict.ts';
+import { DICT_BLOCK, PackedHotDict, RECENT } from '../../src/store/hot-dict.ts';
 import { HotDictionaries } from '../../src/store/hot-dictionaries.ts';
 import { INEXACT, INEXACT_ID, type HotValue } from '../../src/store/hot-paths.ts';
 
@@ -59,8 +59,12 @@ describe('PackedHotDict', () => {
     }
     expect(d.length).toBe(100_002);
     expect(d.get(77_777)).toBe('https://proj0775.supabase.co/rest/v1/todos?select=*&id=eq.77775');
-    // The heap dictionary this replaces held ~40 bytes per value above its text.
-    expect(d.residentBytes).toBeLessThan(text / 2);
+    // The heap dictionary this replaces held its text plus ~70 bytes per value (string header, array slot,
+    // Map entry); this one ~20 bytes per value in all (compressed text, hash, table), plus the bounded maps
+    // of recent lookups.
+    expect((d.residentBytes - d.recentHeapBytes) / d.length).toBeLessThan(24);
+    expect(text / d.length).toBeGreaterThan(60);
+    expect(d.recentHeapBytes).toBeLessThanOrEqual(2 * RECENT * (64 + 80));
   });
 });
 
