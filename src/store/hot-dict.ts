@@ -92,13 +92,36 @@ export class PackedHotDict implements HotDict {
       const e = this.table[i]!;
       if (e === 0) break;
       const id = e - 1;
-      if (this.hashes[id] !== h || this.get(id) !== v) continue;
+      if (this.hashes[id] !== h || !this.holds(id, v)) continue;
       this.remember(v, id);
       return id;
     }
     const id = this.append(v);
     this.remember(v, id);
     return id;
+  }
+
+  /**
+   * Whether id holds string v: from the tail or a decoded block when at hand, else by decompressing its
+   * block and decoding that one value (a lookup does not fill the cache queries read through).
+   */
+  private holds(id: number, v: string): boolean {
+    const b = id >>> SHIFT, c = b & (CACHE - 1);
+    if (id >= this.blocks << SHIFT || this.cacheTag[c] === b) return this.get(id) === v;
+    const raw = this.raw(b), k = id & (DICT_BLOCK - 1);
+    let at = 4 * DICT_BLOCK;
+    for (let j = 0; j < k; j++) {
+      const len = raw.readUInt32LE(4 * j);
+      at += len < L_UTF16 ? len : len < L_NUMBER ? len ^ L_UTF16 : len === L_NUMBER ? 8 : 0;
+    }
+    const len = raw.readUInt32LE(4 * k);
+    if (len >= L_NUMBER) return false;
+    return len < L_UTF16 ? raw.toString('utf8', at, at + len) === v : raw.toString('utf16le', at, at + (len ^ L_UTF16)) === v;
+  }
+
+  private raw(b: number): Buffer {
+    const start = this.blockStart[b]!;
+    return decompressor.decompress(this.chunks[this.blockChunk[b]!]!.subarray(start, start + this.blockLen[b]!));
   }
 
   /** Every value in id order (checkpoints). */
@@ -213,8 +236,7 @@ export class PackedHotDict implements HotDict {
   }
 
   private decode(b: number, c: number): HotValue[] {
-    const start = this.blockStart[b]!;
-    const raw = decompressor.decompress(this.chunks[this.blockChunk[b]!]!.subarray(start, start + this.blockLen[b]!));
+    const raw = this.raw(b);
     const vals = new Array<HotValue>(DICT_BLOCK);
     let at = 4 * DICT_BLOCK;
     for (let k = 0; k < DICT_BLOCK; k++) {

@@ -49,6 +49,19 @@ describe('PackedHotDict', () => {
     odd.forEach((s, k) => { expect(d.get(ids[k]!)).toBe(s); expect(d.idOf(s)).toBe(ids[k]); });
   });
 
+  it('finds values of blocks long sealed and out of every cache (decoding only the one value)', () => {
+    const d = new PackedHotDict();
+    const first: HotValue[] = ['a', 2.5, '\ud800lone', true, 'München', -1, '', 'z'.repeat(300)];
+    const ids = first.map((v) => d.idOf(v));
+    // Past both generations of recent lookups; no get() call, so block 0 is never in the decode cache.
+    for (let i = 0; i < 3 * RECENT; i++) d.idOf(`/filler/${i}`);
+    const n = d.length;
+    first.forEach((v, k) => expect(d.idOf(v)).toBe(ids[k]));
+    expect(d.idOf('/filler/5')).toBe(ids[ids.length - 1]! + 6);
+    expect(d.length).toBe(n);
+    expect(first.map((_, k) => d.get(ids[k]!))).toEqual(first);
+  });
+
   it('holds 100,000 distinct URLs in far fewer bytes than their text', () => {
     const d = new PackedHotDict();
     let text = 0;
