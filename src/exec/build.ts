@@ -22,7 +22,6 @@ import { SetOpExec } from './ops/set-op-exec.ts';
 import { SortExec } from './ops/sort-exec.ts';
 import { CountRowsExec } from './ops/count-rows-exec.ts';
 import { groupKey, sqlEquals, type Value } from '../core/values.ts';
-import type { HotValue } from '../store/hot-paths.ts';
 import { planPhysical } from './physical/plan-physical.ts';
 import type { PhysicalNode, PhysicalPlan } from './physical/physical-plan.ts';
 import { dictionaryMemoText } from './physical/rules/dictionary-predicate-filter.ts';
@@ -129,7 +128,7 @@ class Builder {
       fields: h.fields,
       elemIds: h.chain.map((u) => u.col.id),
       outer: h.chain.map((u) => u.outer),
-      leaves: h.leaves.map((name, i) => ({ name, dict: dict(h.keys[i]!) as readonly HotValue[] })),
+      leaves: h.leaves.map((name, i) => ({ name, dict: dict(h.keys[i]!) })),
     }, this.ctx);
     if (n.filter) {
       const f = n.filter;

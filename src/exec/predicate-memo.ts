@@ -9,10 +9,10 @@ export type MemoBytes = Uint8Array;
 
 const MAX_BYTES_PER_DICT = 64 * 1024 * 1024;
 const MAX_PREDICATES = 256;
-const byDict = new WeakMap<readonly unknown[], LRUMap<string, MemoBytes>>();
+const byDict = new WeakMap<{ readonly length: number }, LRUMap<string, MemoBytes>>();
 
 /** The memo of predicate `key` over `dict`, at least as long as the dictionary is now. */
-export function predicateMemo(dict: readonly unknown[], key: string): MemoBytes {
+export function predicateMemo(dict: { readonly length: number }, key: string): MemoBytes {
   let lru = byDict.get(dict);
   const cap = Math.max(4, Math.min(MAX_PREDICATES, Math.floor(MAX_BYTES_PER_DICT / Math.max(1, dict.length))));
   if (!lru || lru.capacity < cap / 2 || lru.capacity > cap * 2) {

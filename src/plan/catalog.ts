@@ -4,6 +4,7 @@
 import type { SourceDef, ScanSpec, ScanBatch, SchemaField } from '../store/types.ts';
 import type { SqlType } from '../core/types.ts';
 import type { RowRun } from '../store/scan-runs.ts';
+import type { HotDict } from '../store/hot-dict.ts';
 
 export interface SourceHandle {
   readonly def: SourceDef;
@@ -21,7 +22,7 @@ export interface SourceHandle {
   /** What scan(spec) returns, in any order, as runs of rows of each segment's own columns (absent: batches only). */
   scanRuns?(spec: ScanSpec): Iterable<RowRun>;
   /** Dictionary of a hot column (see ScanSpec.hot). */
-  hotDict?(key: string): readonly unknown[];
+  hotDict?(key: string): HotDict;
   readonly hotKeys?: readonly string[];
   /** A number that changes whenever the schema the binder reads (fields, top-level columns) does. */
   schemaStamp?(): number;

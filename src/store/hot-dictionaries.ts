@@ -1,17 +1,15 @@
 // The dictionaries of a source's hot columns: each value of a hot path (store/hot-paths.ts) gets a small
-// id that rows store (0 = NULL, INEXACT_ID = not one plain value); rebuilt smaller once eviction leaves
-// most ids unused, with every row's ids remapped.
+// id that rows store (0 = NULL, INEXACT_ID = not one plain value), values held compressed (hot-dict.ts);
+// rebuilt smaller once eviction leaves most ids unused, with every row's ids remapped.
 
 import { INEXACT, INEXACT_ID, hotKeyOf, type HotValue } from './hot-paths.ts';
+import { PackedHotDict, type HotDict } from './hot-dict.ts';
+import { narrowed } from './narrow.ts';
+import type { IdColumn } from './row-data.ts';
 
-/** Rough heap bytes of one hot dictionary entry (a one-byte string, its array slot and its map entry). */
-function hotValueBytes(v: HotValue): number {
-  return 40 + (typeof v === 'string' ? v.length : 0);
-}
-
-/** Columns of hot ids the dictionaries' rows hold (sealed segments' and the open segment's). */
+/** Columns of hot ids the dictionaries' rows hold (sealed segments' narrowed ones, the open segment's arrays). */
 interface HotColumns {
-  readonly hot: readonly { length: number; [i: number]: number }[];
+  readonly hot: IdColumn[];
 }
 
 export class HotDictionaries {
@@ -19,10 +17,8 @@ export class HotDictionaries {
   /** Keys of the hot columns (paths joined with '.'), in constructor order. */
   readonly keys: readonly string[];
   readonly index: Map<string, number>;
-  private readonly ids: Map<HotValue, number>[];  // entries replaced by compact
-  private readonly values: HotValue[][];
-  /** Rough bytes of the dictionaries (values and their map entries). */
-  bytes = 0;
+  /** One per hot column; replaced (never renumbered in place) by compact and restore. */
+  private readonly dicts: PackedHotDict[];
   /** How many compactions renumbered ids so far (checkpoint parts are named by it). */
   epoch = 0;
 
@@ -31,8 +27,14 @@ export class HotDictionaries {
     this.keys = this.paths.map(hotKeyOf);
     this.index = new Map(this.keys.map((k, i) => [k, i]));
     // Fixed ids: 0 is NULL, INEXACT_ID the INEXACT marker, so readers test exactness with an integer compare.
-    this.ids = this.paths.map(() => new Map<HotValue, number>([[null, 0], [INEXACT, INEXACT_ID]]));
-    this.values = this.paths.map(() => [null, INEXACT]);
+    this.dicts = this.paths.map(() => new PackedHotDict());
+  }
+
+  /** Resident bytes of the dictionaries (compressed values, hash tables, recent lookups). */
+  get bytes(): number {
+    let b = 0;
+    for (const d of this.dicts) b += d.residentBytes;
+    return b;
   }
 
   get count(): number {
@@ -41,46 +43,28 @@ export class HotDictionaries {
 
   /** The id of value `v` of hot column `h`, assigned when new. */
   id(h: number, v: HotValue): number {
-    const ids = this.ids[h]!; // h < count: callers loop over the hot columns
-    let id = ids.get(v);
-    if (id === undefined) {
-      const values = this.values[h]!;
-      id = values.length;
-      values.push(v);
-      ids.set(v, id);
-      this.bytes += hotValueBytes(v);
-    }
-    return id;
+    return this.dicts[h]!.idOf(v); // h < count: callers loop over the hot columns
   }
 
   /** Values of the hot column keyed `key` by id; `owner` names the source in the error for an unknown key. */
-  dict(key: string, owner: string): readonly HotValue[] {
+  dict(key: string, owner: string): HotDict {
     const i = this.index.get(key);
     if (i === undefined) throw new Error(`unknown hot key "${key}" of ${owner}`);
-    return this.values[i]!;
+    return this.dicts[i]!;
   }
 
-  /** Every column's values by id (checkpoints). */
-  allValues(): readonly HotValue[][] {
-    return this.values;
+  /** Every column's values by id (checkpoints; decoded into heap arrays for the time of the write). */
+  allValues(): HotValue[][] {
+    return this.dicts.map((d) => d.toArray());
   }
 
   /** Replaces every dictionary with a checkpoint's values (index = id) and its epoch. */
   restore(values: readonly (readonly HotValue[])[], epoch: number): void {
-    if (values.length !== this.values.length) {
-      throw new Error(`the checkpoint holds ${values.length} hot dictionaries for ${this.values.length} hot columns`);
+    if (values.length !== this.dicts.length) {
+      throw new Error(`the checkpoint holds ${values.length} hot dictionaries for ${this.dicts.length} hot columns`);
     }
-    for (let h = 0; h < this.values.length; h++) {
-      const vs = [...values[h]!]; // h < values.length: checked above
-      this.values[h] = vs;
-      this.ids[h] = new Map(vs.map((v, i) => [v, i]));
-    }
-    this.bytes = this.recount();
+    for (let h = 0; h < this.dicts.length; h++) this.dicts[h] = restoredDict(values[h]!); // h < values.length: checked above
     this.epoch = epoch;
-  }
-
-  private recount(): number {
-    return this.values.reduce((t, vs) => t + vs.reduce<number>((u, v) => u + hotValueBytes(v), 0), 0);
   }
 
   /**
@@ -89,27 +73,44 @@ export class HotDictionaries {
    * remapped, so memory follows retention and capacity. Callers make sure no paused read holds ids.
    */
   compact(live: number, rows: readonly HotColumns[]): void {
-    for (let h = 0; h < this.values.length; h++) {
-      const values = this.values[h]!;
+    for (let h = 0; h < this.dicts.length; h++) {
+      const values = this.dicts[h]!;
       if (values.length <= 4096 || values.length <= 2 * live + 1024) continue;
       const remap = new Int32Array(values.length).fill(-1);
       remap[0] = 0;
       remap[INEXACT_ID] = INEXACT_ID;
-      const next: HotValue[] = [null, INEXACT];
-      const ids = new Map<HotValue, number>([[null, 0], [INEXACT, INEXACT_ID]]);
+      const next = new PackedHotDict();
       const map = (old: number): number => {
         let n = remap[old]!;
-        if (n < 0) { n = next.length; next.push(values[old]!); ids.set(values[old]!, n); remap[old] = n; }
+        if (n < 0) { n = next.append(values.get(old)); remap[old] = n; }
         return n;
       };
-      for (const r of rows) {
-        const col = r.hot[h]!;
-        for (let i = 0; i < col.length; i++) col[i] = map(col[i]!);
-      }
-      this.values[h] = next;
-      this.ids[h] = ids;
+      for (const r of rows) r.hot[h] = remapped(r.hot[h]!, map);
+      this.dicts[h] = next;
       this.epoch++;
-      this.bytes = this.recount();
     }
   }
+}
+
+/** A dictionary from a checkpoint's values (index = id; 0 and INEXACT_ID are NULL and INEXACT). */
+function restoredDict(values: readonly HotValue[]): PackedHotDict {
+  const d = new PackedHotDict();
+  if (values.length < 2 || values[0] !== null || values[1] !== INEXACT) throw new Error('checkpoint image: a hot dictionary does not start with NULL and INEXACT');
+  for (let i = 2; i < values.length; i++) d.append(values[i]!);
+  return d;
+}
+
+/**
+ * The column with every id mapped: a JS array in place, a typed one as a new array as narrow as its new ids
+ * allow (a new id may exceed what the old width held: ids are renumbered across all segments).
+ */
+function remapped(col: IdColumn, map: (old: number) => number): IdColumn {
+  if (Array.isArray(col)) {
+    const a = col as number[];
+    for (let i = 0; i < a.length; i++) a[i] = map(a[i]!);
+    return a;
+  }
+  const out = new Uint32Array(col.length);
+  for (let i = 0; i < col.length; i++) out[i] = map(col[i]!);
+  return narrowed(out);
 }

@@ -55,7 +55,7 @@ export class BlockRows implements RowBytes {
   readonly rawBytes: number;
   readonly compressed = true;
   /** Row r is row slot[r] of blocks[blk[r]]. */
-  constructor(readonly blocks: readonly Block[], private readonly blk: UintArray, private readonly slot: Uint16Array) {
+  constructor(readonly blocks: readonly Block[], private readonly blk: UintArray, private readonly slot: UintArray) {
     let bytes = blk.byteLength + slot.byteLength, raw = 0;
     for (const b of blocks) { bytes += b.residentBytes; raw += b.rawLen; b.owner = this; }
     this.bytes = bytes;
@@ -210,6 +210,7 @@ export class BlockRowsBuilder implements RowBytesBuilder {
 
   finish(): RowBytes {
     this.flush();
-    return new BlockRows(this.blocks, narrowed(this.blk), this.slot);
+    // Slots narrow to 8 bits when no block holds more than 256 rows (rows of 256+ bytes in 64 KiB blocks).
+    return new BlockRows(this.blocks, narrowed(this.blk), narrowed(this.slot));
   }
 }

@@ -2,6 +2,10 @@
 // and sealed segments both offer, so sealing, merging and scans read either alike.
 
 import type { RowText } from './types.ts';
+import type { UintArray } from './narrow.ts';
+
+/** A column of small ids: narrowed typed arrays in sealed segments, JS arrays in the open one. */
+export type IdColumn = UintArray | readonly number[];
 
 /** Parallel row columns, shared by open and sealed segments. */
 export interface RowData extends RowText {
@@ -9,9 +13,9 @@ export interface RowData extends RowText {
   /** Ingest sequence number of row r is seqBase + seq[r]. */
   readonly seq: ArrayLike<number>;
   readonly seqBase: number;
-  readonly pid: ArrayLike<number>;
+  readonly pid: IdColumn;
   /** Dictionary ids per hot key (in SourceStore.hotKeys order). */
-  readonly hot: readonly ArrayLike<number>[];
+  readonly hot: readonly IdColumn[];
   /** Schema shape of each row: which forgettable field paths it uses (SchemaTree.endEvent; 0 = none). */
   readonly shape: ArrayLike<number>;
   /** UTF-8 bytes of row r's JSON and of its extra columns (0 when it has none). */

@@ -7,6 +7,7 @@ import { lowerBound, lowerBoundPerm, upperBound, upperBoundPerm } from './ts-bou
 import type { OpenSegment } from './open-segment.ts';
 import type { RowData } from './row-data.ts';
 import type { Segment } from './segment.ts';
+import { gather, gatherNames } from './gather.ts';
 
 /** What a scan needs from its SourceStore, captured when the scan starts. */
 export interface ScanSnapshot {
@@ -182,6 +183,14 @@ function newBatch(size: number, hotKeys: readonly string[]): [ScanBatch, Uint32A
   }, cols];
 }
 
+/** Sets the project and the hot ids of batch rows [from, batch.n), all read from `rows`. */
+function fillColumns(batch: ScanBatch, from: number, rows: RowData, names: readonly (string | null)[], hotCols: readonly number[], hotOut: Uint32Array[]): void {
+  const to = batch.n;
+  if (from >= to) return;
+  gatherNames(rows.pid, batch.idx, from, to, names, batch.project);
+  for (let h = 0; h < hotCols.length; h++) gather(rows.hot[hotCols[h]!]!, batch.idx, from, to, hotOut[h]!);
+}
+
 /** Rows of a snapshot matching spec, in batches of spec.batchSize (1024 by default), the first ones smaller when spec.firstBatchSize asks. */
 export function* scanSnapshot(snap: ScanSnapshot, spec: ScanSpec): Generator<ScanBatch, void, undefined> {
   if (snap.pid === -1) return;
@@ -238,6 +247,8 @@ export function* scanSnapshot(snap: ScanSnapshot, spec: ScanSpec): Generator<Sca
     const limit = merge ? Math.max(heap.secondKey(), pi < pending.length ? boundKey(pending[pi]!) : -Infinity, oc === null ? -Infinity : ocKey) : -Infinity;
     const rows = c.rows, perm = c.perm, rts = rows.ts, rseq = rows.seq, sb = rows.seqBase, end = c.end, st = c.step;
     let pos = c.pos;
+    // Batch rows [from, n) come from this cursor: their project and hot ids are gathered per column.
+    let from = batch.n;
     do {
       const r = perm === null ? pos : perm[pos]!;
       pos += st;
@@ -248,16 +259,17 @@ export function* scanSnapshot(snap: ScanSnapshot, spec: ScanSpec): Generator<Sca
       batch.seq[n] = s;
       batch.rows[n] = rows;
       batch.idx[n] = r;
-      batch.project[n] = names[rows.pid[r]!] ?? null;
-      for (let h = 0; h < hotCols.length; h++) hotOut[h]![n] = rows.hot[hotCols[h]!]![r]!;
       batch.n = n + 1;
       if (batch.n === size) {
         c.pos = pos;
+        fillColumns(batch, from, rows, names, hotCols, hotOut);
         yield batch;
         size = Math.min(maxSize, size * 2);
         [batch, hotOut] = newBatch(size, hotKeys);
+        from = 0;
       }
     } while (pos !== end && dir * rts[perm === null ? pos : perm[pos]!]! >= limit);
+    fillColumns(batch, from, rows, names, hotCols, hotOut);
     c.pos = pos;
     heap.fixTop(pos === end);
   }

@@ -30,8 +30,8 @@ function build(a: RowData, b: RowData | null, na: number, order: ArrayLike<numbe
   }
   if (seqHi - seqLo > 0xffffffff) throw new Error('internal: a segment spans more than 2^32 sequence numbers');
   const rows: RowBytesBuilder = blocks ?? new SlabRowsBuilder(n, total);
-  // Columns scans read per row stay Uint32Array: one array kind keeps those loops monomorphic (mixed
-  // Uint8/16/32 columns made usage.api-counts ~2x slower); only shapes, read at schema prunes, narrow.
+  // Project and hot id columns are narrowed to their widest value (scans gather them with one loop per
+  // array kind, gather.ts); ts and seq, read per row in scan loops, stay one kind each.
   const ts = new Float64Array(n), seq = new Uint32Array(n), pid = new Uint32Array(n);
   const hot = a.hot.map(() => new Uint32Array(n));
   const shape = new Uint32Array(n);
@@ -54,7 +54,7 @@ function build(a: RowData, b: RowData | null, na: number, order: ArrayLike<numbe
       runs.set(p, run);
     }
   }
-  return new Segment(ts, seq, seqLo, pid, rows.finish(), hot, byTsOf(ts, seq), runs, narrowed(shape));
+  return new Segment(ts, seq, seqLo, narrowed(pid), rows.finish(), hot.map(narrowed), byTsOf(ts, seq), runs, narrowed(shape));
 }
 
 function sortByTs(ts: Float64Array, seq: UintArray): Uint32Array {

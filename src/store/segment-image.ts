@@ -77,5 +77,5 @@ export function decodeSegment(chunks: readonly Buffer[], codecs: ReadonlyMap<str
     if (c.length !== h.n) throw new Error('checkpoint image: a segment column does not match its row count');
   }
   const runs = new Map<number, Run>(h.runs.map(([p, start, end]) => [p, { start, end }]));
-  return new Segment(ts, narrowed(seq), h.seqBase, pid, new BlockRows(blocks, blk, slot), hot, byTs, runs, shape);
+  return new Segment(ts, narrowed(seq), h.seqBase, pid, new BlockRows(blocks, blk, narrowed(slot)), hot, byTs, runs, shape);
 }

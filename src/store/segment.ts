@@ -14,7 +14,6 @@ export interface Run {
 }
 export class Segment implements RowData {
   readonly n: number;
-  private readonly colBytes: number;
   readonly minTs: number;
   readonly maxTs: number;
   readonly minSeq: number;
@@ -38,7 +37,6 @@ export class Segment implements RowData {
     readonly shape: UintArray,
   ) {
     const n = (this.n = ts.length);
-    this.colBytes = rows.compressed ? this.columnBytes() : 0;
     this.minTs = ts[byTs[0]!]!;
     this.maxTs = ts[byTs[n - 1]!]!;
     let lo = Infinity, hi = -Infinity;
@@ -53,7 +51,7 @@ export class Segment implements RowData {
 
   /** Resident bytes: the slab's size (v1), or the blocks as held now plus every row column (v2). */
   get bytes(): number {
-    return this.rows.bytes + this.colBytes;
+    return this.rows.bytes + (this.rows.compressed ? this.columnBytes() : 0);
   }
 
   /** Bytes of the row columns (timestamps, sequence, project, hot ids, shapes, ts order, runs). */

@@ -10,7 +10,7 @@ import { SchemaTree } from './schema-tree.ts';
 import { DEFAULT_LIMITS } from '../core/limits.ts';
 import { SAMPLE_EVENTS } from './sample-events.ts';
 import { copyObject } from './record-json.ts';
-import type { HotValue } from './hot-paths.ts';
+import type { HotDict } from './hot-dict.ts';
 import { SegmentSet } from './segment-set.ts';
 import { HotDictionaries } from './hot-dictionaries.ts';
 import { ProjectIds } from './project-ids.ts';
@@ -511,7 +511,7 @@ export class SourceStore {
   }
 
   /** Values of a hot column by dictionary id (id 0 = null). */
-  hotDict(key: string): readonly HotValue[] {
+  hotDict(key: string): HotDict {
     return this.hot.dict(key, this.def.name);
   }
 

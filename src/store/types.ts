@@ -89,7 +89,7 @@ export interface ScanBatch {
   idx: Uint32Array;
   /** Project ref of each row (from SourceDef.projectPath), or null when the event has none. */
   project: (string | null)[];
-  /** Dictionary ids per requested hot key; the value of id k is SourceStore.hotDict(key)[k]. */
+  /** Dictionary ids per requested hot key; the value of id k is SourceStore.hotDict(key).get(k). */
   hot: Map<string, Uint32Array>;
 }
 

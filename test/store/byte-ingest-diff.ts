@@ -58,7 +58,7 @@ export function snapshot(s: SourceStore): unknown {
       extra: open.extra(r),
       ts: open.ts[r],
       pid: open.pid[r],
-      hot: open.hot.map((col, h) => s.hotDict(s.hotKeys[h]!)[col[r]!]),
+      hot: open.hot.map((col, h) => s.hotDict(s.hotKeys[h]!).get(col[r]!)),
       shape: open.shape[r],
     });
   }
@@ -77,7 +77,7 @@ function scanRows(s: SourceStore): unknown[] {
       out.push({
         ts: b.ts[k], seq: b.seq[k], project: b.project[k],
         json: rows.json(i).replace(GENERATED_ID, '{"id":"<generated>"'), extra: rows.extra(i),
-        hot: s.hotKeys.map((key) => s.hotDict(key)[b.hot.get(key)![k]!]),
+        hot: s.hotKeys.map((key) => s.hotDict(key).get(b.hot.get(key)![k]!)),
       });
     }
   }

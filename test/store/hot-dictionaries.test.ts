@@ -13,7 +13,7 @@ describe('HotDictionaries', () => {
     expect(get).toBeGreaterThan(INEXACT_ID);
     expect(d.id(0, 'POST')).toBe(get + 1);
     expect(d.id(0, 'GET')).toBe(get);
-    expect(d.dict('request.method', 'edge_logs')[get]).toBe('GET');
+    expect(d.dict('request.method', 'edge_logs').get(get)).toBe('GET');
     expect(() => d.dict('request.path', 'edge_logs')).toThrow(/unknown hot key "request.path" of edge_logs/);
   });
 

@@ -56,7 +56,7 @@ function collect(store: SourceStore, spec: ScanSpec): GotRow[] {
       expect(typeof bytes === 'string' ? bytes : bytes.toString('utf8')).toBe(text);
       const j = JSON.parse(text) as { id: string; timestamp: number };
       expect(j.timestamp).toBe(b.ts[i]);
-      out.push({ id: j.id, ts: b.ts[i]!, seq: b.seq[i]!, project: b.project[i]!, hot: hot.map((k) => store.hotDict(k)[b.hot.get(k)![i]!]!) });
+      out.push({ id: j.id, ts: b.ts[i]!, seq: b.seq[i]!, project: b.project[i]!, hot: hot.map((k) => store.hotDict(k).get(b.hot.get(k)![i]!)!) });
     }
   }
   return out;

@@ -27,7 +27,7 @@ function readAll(s: SourceStore, spec: ScanSpec): string[] {
   for (const b of s.scan({ ...spec, hot: s.hotKeys.slice() })) {
     for (let i = 0; i < b.n; i++) {
       const rows = b.rows[i]!, r = b.idx[i]!;
-      const hot = s.hotKeys.map((k) => String(s.hotDict(k)[b.hot.get(k)![i]!]));
+      const hot = s.hotKeys.map((k) => String(s.hotDict(k).get(b.hot.get(k)![i]!)));
       const bytes = rows.jsonBytes(r);
       out.push(`${b.ts[i]} ${b.seq[i]} ${b.project[i]} ${rows.json(r)} ${rows.extra(r)} ${typeof bytes === 'string' ? bytes : bytes.toString('utf8')} ${hot.join('|')}`);
     }
@@ -74,8 +74,8 @@ describe('storage v2', () => {
     for (const b of s.scan({ order: 'any', hot: ['metadata.request.url', 'metadata.request.path'] })) {
       for (let i = 0; i < b.n; i++) {
         const row = JSON.parse(b.rows[i]!.json(b.idx[i]!)) as { metadata: [{ request: [{ url: string; path: string }] }] };
-        expect(s.hotDict('metadata.request.url')[b.hot.get('metadata.request.url')![i]!]).toBe(row.metadata[0].request[0].url);
-        expect(s.hotDict('metadata.request.path')[b.hot.get('metadata.request.path')![i]!]).toBe(row.metadata[0].request[0].path);
+        expect(s.hotDict('metadata.request.url').get(b.hot.get('metadata.request.url')![i]!)).toBe(row.metadata[0].request[0].url);
+        expect(s.hotDict('metadata.request.path').get(b.hot.get('metadata.request.path')![i]!)).toBe(row.metadata[0].request[0].path);
         n++;
       }
     }

@@ -9,7 +9,8 @@ import type { ExecContext } from '../context.ts';
 import type { Operator } from '../operator.ts';
 import { ScanRow } from '../scan-row.ts';
 import type { Value } from '../../core/values.ts';
-import { INEXACT_ID, type HotValue } from '../../store/hot-paths.ts';
+import { INEXACT_ID } from '../../store/hot-paths.ts';
+import type { HotDict } from '../../store/hot-dict.ts';
 import type { ScanExec } from './scan-exec.ts';
 import { predicateMemo } from '../predicate-memo.ts';
 
@@ -23,7 +24,7 @@ export interface HotChain {
   /** LEFT (true) or CROSS (false) per unnest, bottom first. */
   outer: boolean[];
   /** Leaves read on the last element, each with its dictionary (aligned with the scan's hot keys). */
-  leaves: { name: string; dict: readonly HotValue[] }[];
+  leaves: { name: string; dict: HotDict }[];
 }
 
 /** A fused filter: `pred` on output rows; `memoLeaf` (and its canonical `memoKey`) set when it reads nothing but that one leaf. */
@@ -161,7 +162,7 @@ export class HotUnnestExec implements Operator {
   /** The last element's record for exact row i of a batch. */
   record(hot: ArrayLike<number>[], i: number): Record<string, Value> {
     const rec: Record<string, Value> = {};
-    for (let l = 0; l < this.chain.leaves.length; l++) rec[this.chain.leaves[l]!.name] = this.chain.leaves[l]!.dict[hot[l]![i]!] as Value;
+    for (let l = 0; l < this.chain.leaves.length; l++) rec[this.chain.leaves[l]!.name] = this.chain.leaves[l]!.dict.get(hot[l]![i]!) as Value;
     return rec;
   }
 
@@ -179,7 +180,7 @@ export class HotUnnestExec implements Operator {
       s = { row: this.leafRow(rec), rec };
       this.scratch.set(l, s);
     }
-    s.rec[this.chain.leaves[l]!.name] = this.chain.leaves[l]!.dict[id] as Value;
+    s.rec[this.chain.leaves[l]!.name] = this.chain.leaves[l]!.dict.get(id) as Value;
     return s.row;
   }
 
@@ -190,7 +191,7 @@ export class HotUnnestExec implements Operator {
     return row;
   }
 
-  leafDict(l: number): readonly HotValue[] {
+  leafDict(l: number): HotDict {
     return this.chain.leaves[l]!.dict;
   }
 
@@ -229,7 +230,7 @@ export class HotUnnestExec implements Operator {
         for (let l = 0; l < leaves.length; l++) {
           const id = hot[l]![i]!;
           if (id === INEXACT_ID) { exact = false; break; }
-          rec[leaves[l]!.name] = leaves[l]!.dict[id] as Value;
+          rec[leaves[l]!.name] = leaves[l]!.dict.get(id) as Value;
         }
         if (!exact) { this.expand(this.scan.rowOf(b, i), out); continue; }
         const row = new Array<unknown>(k + 1);
