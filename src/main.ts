@@ -16,6 +16,7 @@ import { nowMicros } from './core/time.ts';
 import { tokensFromSpecs, type TokenSet } from './http/auth.ts';
 import { startServer } from './http/server.ts';
 import { TransformThread } from './store/transform-thread.ts';
+import { compressOffThread } from './store/block-compressor.ts';
 import { curlExamples, loadDemo, startTrickle } from './demo-data.ts';
 
 const EVICT_EVERY_MS = 60_000;
@@ -187,6 +188,8 @@ async function main(): Promise<void> {
   // thread or addon that does not load stops the start here.
   const transformer = await TransformThread.start();
   service.attachTransformer(transformer);
+  // Sealed row blocks are zstd-compressed there too: the main thread only appends and answers.
+  compressOffThread((raw, codec) => transformer.compress(raw, codec));
   // Checkpoints let a restart load sealed segments instead of replaying the whole log. Demo data is
   // regenerated at every start and never logged, so a demo server takes none (it would come back twice).
   const checkpoint = (why: string): Promise<void> => (cfg.server.demo ? Promise.resolve() : recovered.checkpointer.checkpoint(checkpointSources(store)).then((r) => {

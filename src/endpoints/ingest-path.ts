@@ -83,6 +83,23 @@ export class IngestPath {
     return { stored: r.stored, dropped: r.dropped, source: s.def.name };
   }
 
+  /**
+   * ingestBodyVolatile with the transform on the transform thread when one is attached: bodies asked
+   * for one after another are stored in that order (the demo load pipelines its bodies this way).
+   */
+  ingestBodyVolatileAsync(source: string, body: Buffer, ndjson: boolean, parse: () => unknown[]): Promise<IngestResponse> {
+    const s = this.store.source(source);
+    const t = this.transformer;
+    if (!s || !t) return Promise.resolve().then(() => this.ingestBodyVolatile(source, body, ndjson, parse));
+    const nowUs = this.now();
+    return t.transform(s.transformRequest(body, ndjson, nowUs, randomBytes(16))).then((b) => {
+      const r = s.ingestTransformed(b, nowUs, { checkCount: (n) => this.checkCount(n) });
+      if (typeof r === 'string') return this.ingestVolatile(source, parse());
+      this.ingested(s.def.name);
+      return { stored: r.stored, dropped: r.dropped, source: s.def.name };
+    });
+  }
+
   /** Stores a batch without logging it (demo data regenerated at every start, the CLI's files, replay). */
   ingestVolatile(source: string, events: unknown[]): IngestResponse {
     const s = this.checkBatch(source, events);

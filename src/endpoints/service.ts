@@ -162,6 +162,11 @@ export class EngineService implements QueryService {
     return this.ingestPath.ingestBodyVolatile(source, body, ndjson, parse);
   }
 
+  /** ingestBodyVolatile through the transform thread when one is attached; stored in the order asked. */
+  ingestBodyVolatileAsync(source: string, body: Buffer, ndjson: boolean, parse: () => unknown[]): Promise<IngestResponse> {
+    return this.ingestPath.ingestBodyVolatileAsync(source, body, ndjson, parse);
+  }
+
   /** Stores a batch without logging it (demo data regenerated at every start, the CLI's files, replay). */
   ingestVolatile(source: string, events: unknown[]): IngestResponse {
     return this.ingestPath.ingestVolatile(source, events);

@@ -1,12 +1,13 @@
-// The main thread's side of the transform thread (transform-worker.ts): posts request bodies there and
-// resolves, in order, with the batch's columns and row bytes; a thread that cannot start fails loudly.
+// The main thread's side of the transform thread (transform-worker.ts): posts request bodies (and sealed
+// blocks to compress) there and resolves, in order, with the results; a thread that cannot start fails loudly.
 
 import { Worker } from 'node:worker_threads';
 import type { TransformRequest } from './byte-batch.ts';
 import type { NativeBatch } from './native-ingest.ts';
-import type { TransformAnswer, TransformJob } from './transform-worker.ts';
+import type { CompressJob, TransformAnswer, TransformJob } from './transform-worker.ts';
+import type { BlockCodec } from './block-codec.ts';
 
-type Pending = { resolve: (b: NativeBatch | string) => void; reject: (e: Error) => void };
+type Pending = { resolve: (b: NativeBatch | string | Buffer) => void; reject: (e: Error) => void };
 
 /** A byte view posted across threads arrives as a plain Uint8Array: the store reads Buffers. */
 function asBuffer(v: Uint8Array): Buffer {
@@ -17,12 +18,15 @@ export class TransformThread {
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
   private failed: Error | null = null;
+  /** Numbers of the codecs whose settings the thread has (a codec's dictionary goes with its first block). */
+  private readonly codecs = new WeakMap<BlockCodec, number>();
+  private codecCount = 0;
 
   private constructor(private readonly worker: Worker) {
     worker.on('message', (m: TransformAnswer) => this.settle(m));
     worker.on('error', (e) => this.fail(new Error(`the ingest transform thread failed: ${e.message}`)));
     worker.on('exit', (code) => this.fail(new Error(`the ingest transform thread exited (code ${code})`)));
-    // Never what keeps the process alive: open requests and the server do.
+    // Keeps the process alive only while it has work (see track).
     worker.unref();
   }
 
@@ -50,8 +54,23 @@ export class TransformThread {
     if (this.failed) return Promise.reject(this.failed);
     const id = this.nextId++;
     return new Promise<NativeBatch | string>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      this.track(id, { resolve: (b) => resolve(b as NativeBatch | string), reject });
       this.worker.postMessage({ id, req } satisfies TransformJob);
+    });
+  }
+
+  /** `raw` (given over: it is transferred) compressed as `codec.compress` would, on the thread. */
+  compress(raw: Uint8Array, codec: BlockCodec): Promise<Buffer> {
+    if (this.failed) return Promise.reject(this.failed);
+    const known = this.codecs.get(codec);
+    const n = known ?? ++this.codecCount;
+    if (known === undefined) this.codecs.set(codec, n);
+    const first = known === undefined;
+    const id = this.nextId++;
+    const block: CompressJob = { raw, codec: n, level: codec.level, ...(first ? { dict: codec.dict } : {}) };
+    return new Promise<Buffer>((resolve, reject) => {
+      this.track(id, { resolve: (b) => resolve(b as Buffer), reject });
+      this.worker.postMessage({ id, block } satisfies TransformJob, [raw.buffer as ArrayBuffer]);
     });
   }
 
@@ -60,12 +79,20 @@ export class TransformThread {
     return this.worker.terminate();
   }
 
+  /** An open job holds the process open (the demo load awaits answers with nothing else pending). */
+  private track(id: number, p: Pending): void {
+    if (this.pending.size === 0) this.worker.ref();
+    this.pending.set(id, p);
+  }
+
   private settle(m: TransformAnswer): void {
     const p = this.pending.get(m.id);
     if (!p) return;
     this.pending.delete(m.id);
+    if (this.pending.size === 0) this.worker.unref();
     if ('error' in m) p.reject(new Error(`the ingest transform failed: ${m.error}`));
     else if ('declined' in m) p.resolve(m.declined);
+    else if ('comp' in m) p.resolve(asBuffer(m.comp));
     else {
       const b = m.batch;
       p.resolve({ ...b, rows: asBuffer(b.rows), strs: asBuffer(b.strs), descs: asBuffer(b.descs) });

@@ -11,6 +11,11 @@ import { runTransform } from '../../src/store/byte-batch.ts';
 import type { NativeBatch } from '../../src/store/native-ingest.ts';
 import { TransformThread } from '../../src/store/transform-thread.ts';
 import { snapshot, twinStores } from './byte-ingest-diff.ts';
+import { BlockCodec } from '../../src/store/block-codec.ts';
+import { compressOffThread, compressPendingNow, compressorStats } from '../../src/store/block-compressor.ts';
+import { SourceStore } from '../../src/store/source-store.ts';
+import { sourceByNameOrId } from '../../src/store/sources.ts';
+import { defaultStoreConfig } from '../../src/store/store.ts';
 
 const NOW = parseTimestamp('2025-01-15T12:00:00Z')!;
 const RUNS = Number(process.env.BYTE_FUZZ_RUNS ?? 400);
@@ -84,5 +89,39 @@ describe('the transform thread', () => {
     }
     expect(declined).toBeGreaterThan(RUNS / 10);
     expect(took).toBeGreaterThan(RUNS / 20);
+  });
+
+  it('compresses sealed blocks as the main thread does, plain and with a dictionary', async () => {
+    const lines = Buffer.from(demoBodies().slice(0, 6).map((b) => b.body.toString('utf8')).join('\n'));
+    for (const codec of [new BlockCodec(null), new BlockCodec(lines.subarray(0, 16 * 1024)), new BlockCodec(lines.subarray(5000, 30_000), 4096, 1)]) {
+      for (const raw of [lines.subarray(0, 64 * 1024), lines.subarray(100, 5000), lines.subarray(70_000, 140_000)]) {
+        const comp = await thread.compress(new Uint8Array(raw), codec);
+        expect(comp.equals(codec.compress(raw))).toBe(true);
+        expect(codec.decompress(comp).equals(raw)).toBe(true);
+      }
+    }
+  });
+
+  it('a store whose sealed blocks are compressed on the thread reads back every row', async () => {
+    compressPendingNow();
+    const edge = sourceByNameOrId('edge.logs.prod')!;
+    const cfg = { ...defaultStoreConfig({}), segmentRows: 300, blockBytes: 8192 };
+    const [onThread, here] = [new SourceStore(edge, cfg), new SourceStore(edge, cfg)];
+    const bodies = demoBodies().filter((b) => b.source === 'edge.logs.prod');
+    compressOffThread((raw, codec) => thread.compress(raw, codec));
+    try {
+      bodies.forEach((b, i) => onThread.ingestBytes(b.body, b.ndjson, NOW, { idSeed: Buffer.alloc(16, i) }));
+      expect(compressorStats().pending).toBeGreaterThan(0);
+      for (let i = 0; i < 400 && compressorStats().pending > 0; i++) await new Promise((r) => setTimeout(r, 5));
+      expect(compressorStats().pending).toBe(0);
+    } finally {
+      compressOffThread(null);
+    }
+    bodies.forEach((b, i) => here.ingestBytes(b.body, b.ndjson, NOW, { idSeed: Buffer.alloc(16, i) }));
+    compressPendingNow();
+    const rows = (s: SourceStore): string[] => [...s.scan({ order: 'asc', hot: [] })].flatMap((b) => Array.from({ length: b.n }, (_, k) => b.rows[k]!.json(b.idx[k]!)));
+    expect(rows(onThread).length).toBeGreaterThan(500);
+    expect(rows(onThread)).toEqual(rows(here));
+    expect(onThread.stats().bytes).toBe(here.stats().bytes);
   });
 });
