@@ -1,0 +1,84 @@
+// Ingest over HTTP for the ingest bench (issue 16): bodies posted with N in flight to a ringql server in
+// its own process (write-ahead log on), its CPU split by thread; and the same client against a sink that
+// only drains bodies, which shows the load generator is not the bottleneck.
+
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Body } from './ingest-corpus.ts';
+import { freePort, startMainProcess } from '../test/helpers/main-process.ts';
+
+const TOKEN = 'bench-token';
+
+export interface HttpFigure {
+  eventsPerS: number;
+  /** Client (load generator) CPU as a share of one core while it ran. */
+  clientCpu: number;
+  /** Server CPU µs per event: the whole process, and its main thread alone. */
+  serverCpuUs: number;
+  mainThreadCpuUs: number;
+}
+
+/** CPU seconds (user + system) from a /proc stat line. */
+function statCpuS(path: string): number {
+  const f = readFileSync(path, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(f[11]) + Number(f[12])) / 100;
+}
+
+/** CPU seconds of a process (all threads) and of its main thread. */
+function procCpu(pid: number): { all: number; main: number } {
+  let all = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) all += statCpuS(`/proc/${pid}/task/${tid}/stat`);
+  return { all, main: statCpuS(`/proc/${pid}/task/${pid}/stat`) };
+}
+
+/** Posts every body with `inflight` requests open at once; events/s and the client's CPU share. */
+async function post(port: number, bodies: Body[], inflight: number): Promise<{ eventsPerS: number; clientCpu: number; events: number }> {
+  let next = 0, events = 0;
+  const cpu0 = process.cpuUsage(), t = performance.now();
+  const worker = async (): Promise<void> => {
+    while (next < bodies.length) {
+      const b = bodies[next++]!;
+      const r = await fetch(`http://127.0.0.1:${port}/api/logs?source_name=${b.source}`, { method: 'POST', headers: { 'X-API-KEY': TOKEN, 'Content-Type': 'application/json' }, body: b.bytes });
+      if (r.status !== 200) throw new Error(`ingest answered ${r.status}: ${(await r.text()).slice(0, 300)}`);
+      await r.arrayBuffer();
+      events += b.events;
+    }
+  };
+  await Promise.all(Array.from({ length: inflight }, worker));
+  const ms = performance.now() - t, cpu = process.cpuUsage(cpu0);
+  return { eventsPerS: events / (ms / 1000), clientCpu: (cpu.user + cpu.system) / 1000 / ms, events };
+}
+
+export async function httpIngest(bodies: Body[], inflight = 4): Promise<HttpFigure> {
+  const port = await freePort();
+  const child = await startMainProcess(port, {
+    RINGQL_ACCESS_TOKENS: TOKEN, RINGQL_STATE_DIR: mkdtempSync(join(tmpdir(), 'ringql-ingest-bench-')),
+    RINGQL_RETENTION_HOURS: String(24 * 365), RINGQL_MAX_ROWS_PER_SOURCE: '50000000', RINGQL_MAX_BYTES_PER_SOURCE: String(32 * 2 ** 30),
+  });
+  try {
+    const c0 = procCpu(child.pid!);
+    const r = await post(port, bodies, inflight);
+    const c1 = procCpu(child.pid!);
+    return { eventsPerS: r.eventsPerS, clientCpu: r.clientCpu, serverCpuUs: ((c1.all - c0.all) * 1e6) / r.events, mainThreadCpuUs: ((c1.main - c0.main) * 1e6) / r.events };
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
+
+/** The same client against a server that only reads each body and answers 200: the generator's own ceiling. */
+export async function generatorCeiling(bodies: Body[], inflight = 4): Promise<{ eventsPerS: number; clientCpu: number }> {
+  const server = createServer((req, res) => {
+    req.on('data', () => {});
+    req.on('end', () => res.end('{"message":"Logged!"}'));
+  });
+  const port = await new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)));
+  try {
+    const r = await post(port, bodies, inflight);
+    return { eventsPerS: r.eventsPerS, clientCpu: r.clientCpu };
+  } finally {
+    server.closeAllConnections();
+    server.close();
+  }
+}
