@@ -186,7 +186,7 @@ async function main(): Promise<void> {
   const recovered = recoverOrExit(cfg, store, service, log);
   // Request bodies are parsed on a second thread, so a bulk load does not stall queries (issue 16); a
   // thread or addon that does not load stops the start here.
-  const transformer = await TransformThread.start();
+  const transformer = await TransformThread.start((e) => log(`ringql: ERROR: ${e.message}; ingest answers 500 until a restart`));
   service.attachTransformer(transformer);
   // Sealed row blocks are zstd-compressed there too: the main thread only appends and answers.
   compressOffThread((raw, codec) => transformer.compress(raw, codec));

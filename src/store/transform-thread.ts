@@ -14,6 +14,11 @@ function asBuffer(v: Uint8Array): Buffer {
   return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 }
 
+/** Compiled JavaScript runs the worker as it is; under tsx, loader hooks are per thread, so a boot file registers tsx first. */
+function defaultEntry(): URL {
+  return new URL(import.meta.url.endsWith('.js') ? './transform-worker.js' : './transform-worker-boot.mjs', import.meta.url);
+}
+
 export class TransformThread {
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
@@ -21,8 +26,9 @@ export class TransformThread {
   /** Numbers of the codecs whose settings the thread has (a codec's dictionary goes with its first block). */
   private readonly codecs = new WeakMap<BlockCodec, number>();
   private codecCount = 0;
+  private closing = false;
 
-  private constructor(private readonly worker: Worker) {
+  private constructor(private readonly worker: Worker, private readonly onFail: (e: Error) => void) {
     worker.on('message', (m: TransformAnswer) => this.settle(m));
     worker.on('error', (e) => this.fail(new Error(`the ingest transform thread failed: ${e.message}`)));
     worker.on('exit', (code) => this.fail(new Error(`the ingest transform thread exited (code ${code})`)));
@@ -30,11 +36,12 @@ export class TransformThread {
     worker.unref();
   }
 
-  /** Starts the thread; rejects, naming the cause, when it or the addon in it does not load. */
-  static start(): Promise<TransformThread> {
-    // Compiled JavaScript runs the worker as it is; under tsx, loader hooks are per thread, so a boot file registers tsx first.
-    const entry = import.meta.url.endsWith('.js') ? './transform-worker.js' : './transform-worker-boot.mjs';
-    const worker = new Worker(new URL(entry, import.meta.url));
+  /**
+   * Starts the thread; rejects, naming the cause, when it or the addon in it does not load. `onFail` hears
+   * once if it dies later: ingest bodies then answer 500 and blocks are compressed on the main thread.
+   */
+  static start(onFail: (e: Error) => void = () => {}, entry = defaultEntry()): Promise<TransformThread> {
+    const worker = new Worker(entry);
     return new Promise<TransformThread>((resolve, reject) => {
       const onError = (e: Error): void => reject(new Error(`ringql: the ingest transform thread did not start: ${e.message}`));
       const onExit = (code: number): void => reject(new Error(`ringql: the ingest transform thread exited (code ${code}) before it was ready`));
@@ -43,7 +50,7 @@ export class TransformThread {
       worker.once('message', (m: unknown) => {
         worker.off('error', onError);
         worker.off('exit', onExit);
-        if (m === 'ready') resolve(new TransformThread(worker));
+        if (m === 'ready') resolve(new TransformThread(worker, onFail));
         else reject(new Error(`ringql: the ingest transform thread answered ${JSON.stringify(m)} instead of ready`));
       });
     });
@@ -76,6 +83,7 @@ export class TransformThread {
 
   /** Stops the thread (requests still open are rejected). */
   close(): Promise<number> {
+    this.closing = true;
     return this.worker.terminate();
   }
 
@@ -100,6 +108,8 @@ export class TransformThread {
   }
 
   private fail(e: Error): void {
+    if (this.closing) return;
+    if (this.failed === null) this.onFail(e);
     this.failed ??= e;
     for (const p of this.pending.values()) p.reject(e);
     this.pending.clear();

@@ -2,6 +2,10 @@
 // generator events of every source, seeded fuzzed bodies) give the same batches or reasons, and stores fed
 // from the thread hold exactly what stores fed by ingestBytes do.
 
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Rng, mutate } from '../fuzz/fuzz-targets.ts';
 import { generateEvents } from '../../src/gen/generate.ts';
@@ -123,5 +127,12 @@ describe('the transform thread', () => {
     expect(rows(onThread).length).toBeGreaterThan(500);
     expect(rows(onThread)).toEqual(rows(here));
     expect(onThread.stats().bytes).toBe(here.stats().bytes);
+  });
+
+  it('fails to start loudly when the thread cannot load (as when the addon is missing in it)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ringql-bad-thread-'));
+    const entry = join(dir, 'broken-worker.mjs');
+    writeFileSync(entry, "throw new Error('the native ingest addon (src/native) failed to load: gone');\n");
+    await expect(TransformThread.start(() => {}, pathToFileURL(entry))).rejects.toThrow(/transform thread did not start: .*native ingest addon .*failed to load/);
   });
 });
