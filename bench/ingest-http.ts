@@ -3,7 +3,7 @@
 // only drains bodies, which shows the load generator is not the bottleneck.
 
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { Agent, createServer, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Body } from './ingest-corpus.ts';
@@ -33,21 +33,34 @@ function procCpu(pid: number): { all: number; main: number } {
   return { all, main: statCpuS(`/proc/${pid}/task/${pid}/stat`) };
 }
 
+/** One POST over a kept-alive connection (node:http: far less client CPU per body than fetch). */
+function postOne(agent: Agent, port: number, b: Body): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, agent, method: 'POST', path: `/api/logs?source_name=${b.source}`, headers: { 'X-API-KEY': TOKEN, 'Content-Type': 'application/json', 'Content-Length': b.bytes.length } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`ingest answered ${res.statusCode}: ${Buffer.concat(chunks).toString().slice(0, 300)}`))));
+    });
+    req.on('error', reject);
+    req.end(b.bytes);
+  });
+}
+
 /** Posts every body with `inflight` requests open at once; events/s and the client's CPU share. */
 async function post(port: number, bodies: Body[], inflight: number): Promise<{ eventsPerS: number; clientCpu: number; events: number }> {
   let next = 0, events = 0;
+  const agent = new Agent({ keepAlive: true, maxSockets: inflight });
   const cpu0 = process.cpuUsage(), t = performance.now();
   const worker = async (): Promise<void> => {
     while (next < bodies.length) {
       const b = bodies[next++]!;
-      const r = await fetch(`http://127.0.0.1:${port}/api/logs?source_name=${b.source}`, { method: 'POST', headers: { 'X-API-KEY': TOKEN, 'Content-Type': 'application/json' }, body: b.bytes });
-      if (r.status !== 200) throw new Error(`ingest answered ${r.status}: ${(await r.text()).slice(0, 300)}`);
-      await r.arrayBuffer();
+      await postOne(agent, port, b);
       events += b.events;
     }
   };
   await Promise.all(Array.from({ length: inflight }, worker));
   const ms = performance.now() - t, cpu = process.cpuUsage(cpu0);
+  agent.destroy();
   return { eventsPerS: events / (ms / 1000), clientCpu: (cpu.user + cpu.system) / 1000 / ms, events };
 }
 
