@@ -1,9 +1,10 @@
 // Ingest over HTTP for the ingest bench (issue 16): bodies posted with N in flight to a ringql server in
-// its own process (write-ahead log on), its CPU split by thread; and the same client against a sink that
-// only drains bodies, which shows the load generator is not the bottleneck.
+// its own process (write-ahead log on), its CPU split by thread; and the same client against a sink process
+// that only drains bodies, which shows the load generator is not the bottleneck.
 
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
-import { Agent, createServer, request } from 'node:http';
+import { spawn } from 'node:child_process';
+import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Body } from './ingest-corpus.ts';
@@ -80,18 +81,21 @@ export async function httpIngest(bodies: Body[], inflight = 4): Promise<HttpFigu
   }
 }
 
-/** The same client against a server that only reads each body and answers 200: the generator's own ceiling. */
+/** A server in its own process that only reads each body and answers 200 (so it takes no CPU from the client). */
+const SINK = `const s = require('node:http').createServer((q, r) => { q.on('data', () => {}); q.on('end', () => r.end('{"message":"Logged!"}')); });
+s.listen(0, '127.0.0.1', () => process.stdout.write(String(s.address().port) + '\\n'));`;
+
+/** The same client against the drain-only sink: the load generator's own ceiling. */
 export async function generatorCeiling(bodies: Body[], inflight = 4): Promise<{ eventsPerS: number; clientCpu: number }> {
-  const server = createServer((req, res) => {
-    req.on('data', () => {});
-    req.on('end', () => res.end('{"message":"Logged!"}'));
-  });
-  const port = await new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)));
+  const sink = spawn(process.execPath, ['-e', SINK], { stdio: ['ignore', 'pipe', 'inherit'] });
   try {
+    const port = await new Promise<number>((resolve, reject) => {
+      sink.stdout!.once('data', (d: Buffer) => resolve(Number(d.toString().trim())));
+      sink.once('exit', (c) => reject(new Error(`the sink exited (${c})`)));
+    });
     const r = await post(port, bodies, inflight);
     return { eventsPerS: r.eventsPerS, clientCpu: r.clientCpu };
   } finally {
-    server.closeAllConnections();
-    server.close();
+    sink.kill();
   }
 }

@@ -61,7 +61,8 @@ function handOver(f: OffThreadCompress): void {
     const b = queue[head]!;
     queue[head++] = undefined as unknown as Block;
     const raw = b.raw;
-    if (raw === null) continue;
+    // Compressed meanwhile (a checkpoint does it itself): done, as compressOne counts it.
+    if (raw === null) { pendingBytes -= b.rawLen; compressed++; continue; }
     flying += b.rawLen;
     inFlight.add(b);
     // A copy of just this block's bytes (the raw view shares its build's slab).
