@@ -57,7 +57,7 @@ it('answers /health within 1 s and acknowledges a small batch within 2 s while a
       bulkAcked++;
     }
   };
-  const loaders = Array.from({ length: 3 }, loader);
+  const loaders = Array.from({ length: 2 }, loader);
   await new Promise((r) => setTimeout(r, 500));
   const health: number[] = [], acks: number[] = [];
   for (let k = 0; k < 4; k++) {
