@@ -5,52 +5,57 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir, loadavg, cpus } from 'node:os';
 import { join } from 'node:path';
-import { spawn } from 'node:child_process';
-import { demoBodies, smallEdgeBodies, type Body } from './ingest-corpus.ts';
-import { inproc } from './ingest-inproc.ts';
-import { freePort, startMainProcess } from '../test/helpers/main-process.ts';
+import { spawn, spawnSync } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
+import { demoBodies, smallEdgeBodies } from './ingest-corpus.ts';
+import { inproc, type InprocFigure } from './ingest-inproc.ts';
+import { generatorCeiling, httpIngest, type HttpFigure } from './ingest-http.ts';
+import { freePort } from '../test/helpers/main-process.ts';
 
 const TOKEN = 'bench-token';
-const EVENTS = Number(process.argv[2] ?? 60_000);
 
-/** CPU seconds (user + system) a process of ours has used so far, from /proc. */
+export interface CorpusFigures {
+  name: string;
+  inproc: InprocFigure;
+  http: HttpFigure;
+  /** The load generator against a server that only drains bodies. */
+  generator: { eventsPerS: number; clientCpu: number };
+}
+
+export interface DemoFigure {
+  toServingS: number;
+  cpuS: number;
+  peakRssMiB: number;
+  loadLine: string;
+}
+
+export interface IngestFigures {
+  startedAt: string;
+  cores: number;
+  loadStart: number[];
+  loadEnd: number[];
+  corpora: CorpusFigures[];
+  demo: DemoFigure;
+}
+
+/** CPU seconds (user + system, all threads) a process of ours has used so far, from /proc. */
 function procCpuS(pid: number): number {
   const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(f[11]) + Number(f[12])) / 100;
 }
 
-export async function httpIngest(bodies: Body[], inflight = 4): Promise<{ eventsPerS: number; clientCpu: number; serverCpuUs: number }> {
-  const port = await freePort();
-  const child = await startMainProcess(port, {
-    RINGQL_ACCESS_TOKENS: TOKEN, RINGQL_STATE_DIR: mkdtempSync(join(tmpdir(), 'ringql-ingest-bench-')),
-    RINGQL_RETENTION_HOURS: String(24 * 365), RINGQL_MAX_ROWS_PER_SOURCE: '50000000', RINGQL_MAX_BYTES_PER_SOURCE: String(32 * 2 ** 30),
-  });
-  try {
-    let next = 0, events = 0;
-    const cpu0 = process.cpuUsage(), t = performance.now(), server0 = procCpuS(child.pid!);
-    const worker = async (): Promise<void> => {
-      while (next < bodies.length) {
-        const b = bodies[next++]!;
-        const r = await fetch(`http://127.0.0.1:${port}/api/logs?source_name=${b.source}`, { method: 'POST', headers: { 'X-API-KEY': TOKEN, 'Content-Type': 'application/json' }, body: b.bytes });
-        if (r.status !== 200) throw new Error(`ingest answered ${r.status}: ${(await r.text()).slice(0, 300)}`);
-        await r.arrayBuffer();
-        events += b.events;
-      }
-    };
-    await Promise.all(Array.from({ length: inflight }, worker));
-    const ms = performance.now() - t, cpu = process.cpuUsage(cpu0), serverS = procCpuS(child.pid!) - server0;
-    return { eventsPerS: events / (ms / 1000), clientCpu: (cpu.user + cpu.system) / 1000 / ms, serverCpuUs: (serverS * 1e6) / events };
-  } finally {
-    child.kill('SIGTERM');
-  }
-}
-
-/** Seconds from spawning `src/main.ts` with RINGQL_DEMO=1 to its "listening" line. */
-export async function demoLoad(): Promise<{ toServingS: number; cpuS: number; loadLine: string }> {
+/**
+ * Seconds from spawning the server as `npm start` does (compiled dist/, built first when stale) with
+ * RINGQL_DEMO=1 to its "listening" line.
+ */
+export async function demoLoad(): Promise<DemoFigure> {
+  const cwd = new URL('..', import.meta.url).pathname;
+  const built = spawnSync(process.execPath, ['src/cli/build.mjs', '--if-stale'], { cwd, stdio: 'inherit' });
+  if (built.status !== 0) throw new Error('the build of dist/ failed');
   const port = await freePort();
   const t = performance.now();
-  const child = spawn(process.execPath, ['--max-old-space-size=8192', '--import', 'tsx', 'src/main.ts'], {
-    cwd: new URL('..', import.meta.url).pathname,
+  const child = spawn(process.execPath, ['--max-old-space-size=8192', 'dist/src/main.js'], {
+    cwd,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', RINGQL_DEMO: '1', RINGQL_ACCESS_TOKENS: TOKEN, RINGQL_STATE_DIR: mkdtempSync(join(tmpdir(), 'ringql-demo-bench-')) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -62,23 +67,44 @@ export async function demoLoad(): Promise<{ toServingS: number; cpuS: number; lo
     child.once('exit', (c) => reject(new Error(`exited ${c}: ${out.slice(-500)}`)));
   });
   const s = (performance.now() - t) / 1000, cpuS = procCpuS(child.pid!);
+  const hwm = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid!}/status`, 'utf8'))?.[1];
   child.kill('SIGTERM');
-  return { toServingS: s, cpuS, loadLine: /demo: loaded \d+ events in [\d.]+ s/.exec(out)?.[0] ?? '' };
+  return { toServingS: s, cpuS, peakRssMiB: Math.round(Number(hwm) / 1024), loadLine: /demo: loaded \d+ events in [\d.]+ s/.exec(out)?.[0] ?? '' };
 }
 
-// The CLI run (bench/run.ts imports the functions above without it).
-if (import.meta.url === `file://${process.argv[1]}`) {
-const now = Date.now() * 1000;
-const L: string[] = ['# Ingest bench (issue 16)', '', `Run ${new Date().toISOString()}; ${cpus().length} cores, load average at start ${loadavg().map((x) => x.toFixed(1)).join(' ')} (a shared machine: absolute figures scale with the load, ratios hold better).`, ''];
-L.push('| corpus | events | bytes/event | JSON.parse µs/event | reference µs/event | byte path µs/event | byte path ÷ JSON.parse | reference ÷ JSON.parse | HTTP events/s wall (500/body, 4 in flight, WAL on) | server CPU µs/event → events per server CPU-second | client CPU |', '|---|---|---|---|---|---|---|---|---|---|---|');
-for (const [name, bodies] of [['demo generator', demoBodies(EVENTS, now)], ['~600 B edge events', smallEdgeBodies(EVENTS, now)]] as const) {
-  const f = inproc(bodies, now);
-  const h = await httpIngest(bodies);
-  L.push(`| ${name} | ${f.events} | ${(f.bytes / f.events).toFixed(0)} | ${f.parseUs.toFixed(2)} | ${f.referenceUs.toFixed(2)} | ${f.bytePathUs.toFixed(2)} | ${(f.bytePathUs / f.parseUs).toFixed(2)} | ${(f.referenceUs / f.parseUs).toFixed(2)} | ${h.eventsPerS.toFixed(0)} | ${h.serverCpuUs.toFixed(1)} → ${(1e6 / h.serverCpuUs).toFixed(0)} | ${(h.clientCpu * 100).toFixed(0)}% of a core |`);
-  process.stderr.write(L[L.length - 1] + '\n');
+/** Every figure of the ingest bench, for `events` events per corpus. */
+export async function ingestFigures(events: number, inflight = 4): Promise<IngestFigures> {
+  const startedAt = new Date().toISOString(), loadStart = loadavg();
+  const now = Date.now() * 1000;
+  const corpora: CorpusFigures[] = [];
+  for (const [name, bodies] of [['demo generator', demoBodies(events, now)], ['~600 B edge events', smallEdgeBodies(events, now)]] as const) {
+    const f = inproc(bodies, now);
+    const generator = await generatorCeiling(bodies, inflight);
+    const http = await httpIngest(bodies, inflight);
+    corpora.push({ name, inproc: f, http, generator });
+  }
+  const demo = await demoLoad();
+  return { startedAt, cores: cpus().length, loadStart, loadEnd: loadavg(), corpora, demo };
 }
-const d = await demoLoad();
-L.push('', `Demo load (\`RINGQL_DEMO=1\`, 300,000 events): ${d.toServingS.toFixed(1)} s wall from spawn to serving, ${d.cpuS.toFixed(1)} s of its CPU (${d.loadLine}).`, `Load average at end: ${loadavg().map((x) => x.toFixed(1)).join(' ')}.`, '');
-writeFileSync(new URL('INGEST.md', import.meta.url), L.join('\n'));
-process.stderr.write(L.slice(-3).join('\n') + '\n');
+
+const load = (l: number[]): string => l.map((x) => x.toFixed(1)).join(' ');
+
+/** bench/INGEST.md's text for `f`. */
+export function ingestMarkdown(f: IngestFigures, inflight = 4): string {
+  const L: string[] = ['# Ingest bench (issue 16)', '', `Run ${f.startedAt}; ${f.cores} cores, load average at start ${load(f.loadStart)} (a shared machine: absolute figures scale with the load, ratios hold better).`, ''];
+  L.push(`| corpus | events | bytes/event | JSON.parse µs/event | reference µs/event | byte path µs/event | byte path ÷ JSON.parse | its transform / store part µs/event | store part (main thread) ÷ JSON.parse | reference ÷ JSON.parse | HTTP events/s wall (500/body, ${inflight} in flight, WAL on) | server CPU µs/event: all threads / main thread | load generator alone, events/s (its CPU) | client CPU during the HTTP run |`, '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+  for (const c of f.corpora) {
+    const p = c.inproc, h = c.http;
+    L.push(`| ${c.name} | ${p.events} | ${(p.bytes / p.events).toFixed(0)} | ${p.parseUs.toFixed(2)} | ${p.referenceUs.toFixed(2)} | ${p.bytePathUs.toFixed(2)} | ${(p.bytePathUs / p.parseUs).toFixed(2)} | ${p.transformUs.toFixed(2)} / ${p.storeUs.toFixed(2)} | ${(p.storeUs / p.parseUs).toFixed(2)} | ${(p.referenceUs / p.parseUs).toFixed(2)} | ${h.eventsPerS.toFixed(0)} | ${h.serverCpuUs.toFixed(1)} / ${h.mainThreadCpuUs.toFixed(1)} | ${c.generator.eventsPerS.toFixed(0)} (${(c.generator.clientCpu * 100).toFixed(0)}% of a core) | ${(h.clientCpu * 100).toFixed(0)}% of a core |`);
+  }
+  const d = f.demo;
+  L.push('', `Demo load (\`RINGQL_DEMO=1\`, 300,000 events): ${d.toServingS.toFixed(1)} s wall from spawning \`node dist/src/main.js\` (as \`npm start\` does) to serving, ${d.cpuS.toFixed(1)} s of its CPU (all threads), peak RSS ${d.peakRssMiB} MiB (${d.loadLine}).`, `Load average at end: ${load(f.loadEnd)}.`, '');
+  return L.join('\n');
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const f = await ingestFigures(Number(process.argv[2] ?? 60_000));
+  const md = ingestMarkdown(f);
+  writeFileSync(new URL('INGEST.md', import.meta.url), md);
+  process.stderr.write(md);
 }

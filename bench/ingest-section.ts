@@ -1,16 +1,20 @@
 // Issue 16's ingest figures for bench/run.ts, from bench/ingest-bench.ts's parts: in-process cost ÷
 // JSON.parse, HTTP events/s (500-event bodies, 4 in flight, write-ahead log on) with the client's CPU,
-// for demo events and ~600 B edge events; and the demo load of a server start to serving.
+// for demo events and ~600 B edge events, the load generator's own ceiling against a drain-only sink
+// (to show it is not the bottleneck); and the demo load of a server start to serving.
 
 import { demoBodies, smallEdgeBodies } from './ingest-corpus.ts';
 import { inproc, type InprocFigure } from './ingest-inproc.ts';
-import { demoLoad, httpIngest } from './ingest-bench.ts';
+import { demoLoad } from './ingest-bench.ts';
+import { generatorCeiling, httpIngest } from './ingest-http.ts';
 import { loadAverage } from './proc-tree.ts';
 import { progress } from './stats.ts';
 
 export interface IngestCorpus extends InprocFigure {
   name: string;
   http: Awaited<ReturnType<typeof httpIngest>>;
+  /** The same client against a server that only drains bodies. */
+  generator: Awaited<ReturnType<typeof generatorCeiling>>;
 }
 
 export interface IngestFigures {
@@ -26,8 +30,10 @@ export async function ingestSection(events: number): Promise<IngestFigures> {
   for (const [name, bodies] of [['demo generator', demoBodies(events, now)], ['~600 B edge events', smallEdgeBodies(events, now)]] as const) {
     progress(`  ingest: ${name}, in-process`);
     const f = inproc(bodies, now);
+    progress(`  ingest: ${name}, the load generator alone`);
+    const generator = await generatorCeiling(bodies);
     progress(`  ingest: ${name}, over HTTP`);
-    corpora.push({ name, ...f, http: await httpIngest(bodies) });
+    corpora.push({ name, ...f, http: await httpIngest(bodies), generator });
   }
   progress('  ingest: demo load to serving');
   return { corpora, demo: await demoLoad(), load: { start, end: loadAverage() } };

@@ -11,7 +11,7 @@ const DEMO = { events: 300_000, projects: 5, days: 7, seed: 42, batch: 1000, tri
 
 /**
  * A week of synthetic events for a few projects: generated and serialised on a worker thread (src/gen/
- * demo-worker.ts) while this thread ingests its NDJSON bodies through the byte path.
+ * demo-worker.ts), transformed on the transform thread and stored here (the byte path, in three stages).
  */
 export async function loadDemo(service: EngineService): Promise<void> {
   const { Worker } = await import('node:worker_threads');
@@ -19,25 +19,34 @@ export async function loadDemo(service: EngineService): Promise<void> {
   const workerData: DemoWorkerData = {
     gen: { events: DEMO.events, projects: DEMO.projects, days: DEMO.days, seed: DEMO.seed, endUs: nowMicros() },
     batch: DEMO.batch,
+    queued: new SharedArrayBuffer(4),
+    maxQueued: 8,
   };
+  const queued = new Int32Array(workerData.queued);
   // Compiled JavaScript runs the worker as it is; under tsx, loader hooks are per thread, so a boot file registers tsx first.
   const entry = import.meta.url.endsWith('.js') ? './gen/demo-worker.js' : './gen/demo-worker-boot.mjs';
   const worker = new Worker(new URL(entry, import.meta.url), { workerData });
   let done = 0;
+  const stored = (events: number): void => {
+    const before = done;
+    done += events;
+    if (Math.floor(done / 50_000) > Math.floor(before / 50_000)) process.stderr.write(`demo: loaded ${done} of ${DEMO.events} events\n`);
+  };
   await new Promise<void>((resolve, reject) => {
+    // Bodies are transformed on the transform thread as they arrive and stored here in arrival order.
+    const pending: Promise<void>[] = [];
+    const fail = (err: unknown): void => reject(err instanceof Error ? err : new Error(String(err)));
     worker.on('message', (m: DemoMessage) => {
-      if ('done' in m) { resolve(); return; }
+      if ('done' in m) { Promise.all(pending).then(() => resolve(), fail); return; }
       const body = Buffer.from(m.body.buffer, m.body.byteOffset, m.body.byteLength);
-      try {
-        // Demo data is made anew at every start: it is not written to the log.
-        service.ingestBodyVolatile(m.source, body, true, () => parseEventsBody(body, 'application/x-ndjson'));
-      } catch (err) {
-        reject(err instanceof Error ? err : new Error(String(err)));
-        return;
-      }
-      const before = done;
-      done += m.events;
-      if (Math.floor(done / 50_000) > Math.floor(before / 50_000)) process.stderr.write(`demo: loaded ${done} of ${DEMO.events} events\n`);
+      // Demo data is made anew at every start: it is not written to the log.
+      const p = service.ingestBodyVolatileAsync(m.source, body, true, () => parseEventsBody(body, 'application/x-ndjson')).then(() => {
+        stored(m.events);
+        Atomics.sub(queued, 0, 1);
+        Atomics.notify(queued, 0);
+      });
+      p.catch(fail);
+      pending.push(p);
     });
     worker.once('error', reject);
     worker.once('exit', (code) => { if (code !== 0) reject(new Error(`the demo generator thread exited with ${code}`)); });

@@ -15,6 +15,8 @@ import { Store, fullStoreBytes, storeConfigFrom } from './store/store.ts';
 import { nowMicros } from './core/time.ts';
 import { tokensFromSpecs, type TokenSet } from './http/auth.ts';
 import { startServer } from './http/server.ts';
+import { TransformThread } from './store/transform-thread.ts';
+import { compressOffThread } from './store/block-compressor.ts';
 import { curlExamples, loadDemo, startTrickle } from './demo-data.ts';
 
 const EVICT_EVERY_MS = 60_000;
@@ -182,6 +184,12 @@ async function main(): Promise<void> {
   if (cfg.cluster) return mainCluster(cfg, cfg.cluster, store, service, log);
   // Everything acknowledged before comes back before the server listens (SPEC §12).
   const recovered = recoverOrExit(cfg, store, service, log);
+  // Request bodies are parsed on a second thread, so a bulk load does not stall queries (issue 16); a
+  // thread or addon that does not load stops the start here.
+  const transformer = await TransformThread.start((e) => log(`ringql: ERROR: ${e.message}; ingest answers 500 until a restart`));
+  service.attachTransformer(transformer);
+  // Sealed row blocks are zstd-compressed there too: the main thread only appends and answers.
+  compressOffThread((raw, codec) => transformer.compress(raw, codec));
   // Checkpoints let a restart load sealed segments instead of replaying the whole log. Demo data is
   // regenerated at every start and never logged, so a demo server takes none (it would come back twice).
   const checkpoint = (why: string): Promise<void> => (cfg.server.demo ? Promise.resolve() : recovered.checkpointer.checkpoint(checkpointSources(store)).then((r) => {
@@ -214,6 +222,7 @@ async function main(): Promise<void> {
       .then(() => recovered.wal.close())
       .then(() => {
         service.close();
+        void transformer.close();
         process.exit(0);
       })
       .catch((err: unknown) => {

@@ -10,10 +10,15 @@ import type { Wal } from '../durable/wal.ts';
 import { RECORD_BATCH, RECORD_RAW_BATCH } from '../durable/record-frame.ts';
 import { encodeBatch, rawBatchParts, stampBatch } from '../durable/batch-record.ts';
 import type { IngestResponse } from './service-types.ts';
+import { runTransform, type TransformRequest } from '../store/byte-batch.ts';
+import type { NativeBatch } from '../store/native-ingest.ts';
+import type { TransformThread } from '../store/transform-thread.ts';
 
 export class IngestPath {
   /** Set once recovery is done (main.ts): every batch is logged before it is stored from then on. */
   wal: Wal | null = null;
+  /** Set at start (main.ts): logged bodies are transformed on this thread instead of the main one. */
+  transformer: TransformThread | null = null;
 
   constructor(
     private readonly store: Store,
@@ -38,17 +43,28 @@ export class IngestPath {
     return wal.durable().then(() => out);
   }
 
+  /**
+   * A raw body through the byte path: transformed on the transform thread when one is attached (else
+   * here), then logged and stored on this thread in one synchronous step, acknowledged once durable.
+   */
   ingestBody(source: string, body: Buffer, ndjson: boolean, parse: () => unknown[]): IngestResponse | Promise<IngestResponse> {
     const wal = this.wal;
     if (!wal) return this.ingestBodyVolatile(source, body, ndjson, parse);
     const s = this.store.source(source);
     if (!s) return this.ingest(source, parse());
     const nowUs = this.now();
-    const idSeed = randomBytes(16);
+    const req = s.transformRequest(body, ndjson, nowUs, randomBytes(16));
+    const t = this.transformer;
+    if (t) return t.transform(req).then((b) => this.commitBody(source, s, wal, req, b, nowUs, parse));
+    return this.commitBody(source, s, wal, req, runTransform(req), nowUs, parse);
+  }
+
+  /** Logs and stores a transformed body (no await in between, so batches reach log and store in one order). */
+  private commitBody(source: string, s: SourceStore, wal: Wal, req: TransformRequest, b: NativeBatch | string, nowUs: number, parse: () => unknown[]): IngestResponse | Promise<IngestResponse> {
     // The log takes the body's own bytes (with the fill-in time and id seed), not a re-serialised batch.
-    const raw = { source: s.def.name, ndjson, fillUs: nowUs, idSeed, body };
-    const r = s.ingestBytes(body, ndjson, nowUs, {
-      fillUs: nowUs, idSeed, checkCount: (n) => this.checkCount(n),
+    const raw = { source: s.def.name, ndjson: req.ndjson, fillUs: nowUs, idSeed: req.idSeed, body: req.body };
+    const r = s.ingestTransformed(b, nowUs, {
+      checkCount: (n) => this.checkCount(n),
       beforeCommit: (maxTs) => wal.appendSync(RECORD_RAW_BATCH, rawBatchParts(raw), maxTs),
     });
     if (typeof r === 'string') return this.ingest(source, parse());
@@ -65,6 +81,23 @@ export class IngestPath {
     if (typeof r === 'string') return this.ingestVolatile(source, parse());
     this.ingested(s.def.name);
     return { stored: r.stored, dropped: r.dropped, source: s.def.name };
+  }
+
+  /**
+   * ingestBodyVolatile with the transform on the transform thread when one is attached: bodies asked
+   * for one after another are stored in that order (the demo load pipelines its bodies this way).
+   */
+  ingestBodyVolatileAsync(source: string, body: Buffer, ndjson: boolean, parse: () => unknown[]): Promise<IngestResponse> {
+    const s = this.store.source(source);
+    const t = this.transformer;
+    if (!s || !t) return Promise.resolve().then(() => this.ingestBodyVolatile(source, body, ndjson, parse));
+    const nowUs = this.now();
+    return t.transform(s.transformRequest(body, ndjson, nowUs, randomBytes(16))).then((b) => {
+      const r = s.ingestTransformed(b, nowUs, { checkCount: (n) => this.checkCount(n) });
+      if (typeof r === 'string') return this.ingestVolatile(source, parse());
+      this.ingested(s.def.name);
+      return { stored: r.stored, dropped: r.dropped, source: s.def.name };
+    });
   }
 
   /** Stores a batch without logging it (demo data regenerated at every start, the CLI's files, replay). */

@@ -18,6 +18,7 @@ import { openLiveFeed } from './live-feed.ts';
 import { catalogFromStore } from './store-catalog.ts';
 import { deleteStored, saveStored } from './endpoint-files.ts';
 import { EndpointRegistry } from './endpoint-registry.ts';
+import type { TransformThread } from '../store/transform-thread.ts';
 import { IngestPath } from './ingest-path.ts';
 import { healthReport, serviceFigures, type ServiceParts } from './service-health.ts';
 import { ResultCache, type CacheConfig } from '../cache/result-cache.ts';
@@ -161,6 +162,11 @@ export class EngineService implements QueryService {
     return this.ingestPath.ingestBodyVolatile(source, body, ndjson, parse);
   }
 
+  /** ingestBodyVolatile through the transform thread when one is attached; stored in the order asked. */
+  ingestBodyVolatileAsync(source: string, body: Buffer, ndjson: boolean, parse: () => unknown[]): Promise<IngestResponse> {
+    return this.ingestPath.ingestBodyVolatileAsync(source, body, ndjson, parse);
+  }
+
   /** Stores a batch without logging it (demo data regenerated at every start, the CLI's files, replay). */
   ingestVolatile(source: string, events: unknown[]): IngestResponse {
     return this.ingestPath.ingestVolatile(source, events);
@@ -169,6 +175,11 @@ export class EngineService implements QueryService {
   /** The checks every ingest path makes before it reads an event: source known, batch non-empty, within the events-per-batch limit. */
   checkBatch(source: string, events: unknown[]): SourceStore {
     return this.ingestPath.checkBatch(source, events);
+  }
+
+  /** Transforms logged ingest bodies on `t` (main.ts, at start) instead of the main thread. */
+  attachTransformer(t: TransformThread): void {
+    this.ingestPath.transformer = t;
   }
 
   /** Makes ingest durable from here on (main.ts, after recovery): every batch is logged before it is stored. */

@@ -20,7 +20,7 @@ export class BlockCodec {
   readonly dict: Buffer | null;
 
   /** `blockBytes`: raw bytes per block made with this codec (tests make it tiny to cross many blocks). */
-  constructor(dict: Buffer | null, readonly blockBytes = BLOCK_BYTES, level = BLOCK_LEVEL) {
+  constructor(dict: Buffer | null, readonly blockBytes = BLOCK_BYTES, readonly level = BLOCK_LEVEL) {
     this.c.setParameters({ compressionLevel: level });
     if (dict !== null && dict.length > 0) {
       this.c.loadDictionary(dict);

@@ -4,11 +4,27 @@
 // raw blocks (and the heap the allocator keeps after freeing them) stay bounded.
 
 import type { Block } from './row-blocks.ts';
+import type { BlockCodec } from './block-codec.ts';
 
 /** Time one slice of compression may take before yielding to the event loop. */
 export const SLICE_MS = 2;
 /** Raw bytes queued before a slice keeps compressing past its time (about one seal of big events). */
 export const MAX_PENDING_BYTES = 16 * 1024 * 1024;
+
+/** Compresses a block's raw bytes with its codec's settings elsewhere (the transform thread); resolves with the frame. */
+export type OffThreadCompress = (raw: Uint8Array, codec: BlockCodec) => Promise<Buffer>;
+
+let offThread: OffThreadCompress | null = null;
+/** Blocks handed to the other thread and not answered yet. */
+const inFlight = new Set<Block>();
+
+/**
+ * From now on queued blocks are compressed on another thread (main.ts attaches the transform thread),
+ * except while the raw backlog passes MAX_PENDING_BYTES: then this thread compresses too, as before.
+ */
+export function compressOffThread(f: OffThreadCompress | null): void {
+  offThread = f;
+}
 
 const queue: Block[] = [];
 let head = 0;
@@ -31,6 +47,7 @@ export function enqueueCompression(b: Block): void {
 
 function slice(): void {
   scheduled = false;
+  if (offThread !== null) handOver(offThread);
   const until = performance.now() + SLICE_MS;
   while (head < queue.length && (pendingBytes > MAX_PENDING_BYTES || performance.now() < until)) compressOne();
   compact();
@@ -38,6 +55,26 @@ function slice(): void {
   if (head < queue.length) {
     scheduled = true;
     setImmediate(slice);
+  }
+}
+
+/** Hands queued blocks to the other thread while the raw bytes in flight stay under MAX_PENDING_BYTES. */
+function handOver(f: OffThreadCompress): void {
+  let flying = 0;
+  for (const b of inFlight) flying += b.rawLen;
+  while (head < queue.length && flying + queue[head]!.rawLen <= MAX_PENDING_BYTES) {
+    const b = queue[head]!;
+    queue[head++] = undefined as unknown as Block;
+    const raw = b.raw;
+    // Compressed meanwhile (a checkpoint does it itself): done, as compressOne counts it.
+    if (raw === null) { pendingBytes -= b.rawLen; compressed++; continue; }
+    flying += b.rawLen;
+    inFlight.add(b);
+    // A copy of just this block's bytes (the raw view shares its build's slab).
+    f(new Uint8Array(raw), b.codec).then(
+      (comp) => { if (inFlight.delete(b)) { pendingBytes -= b.rawLen; b.adopt(comp); compressed++; } },
+      () => { if (inFlight.delete(b)) { pendingBytes -= b.rawLen; b.compress(); compressed++; } },
+    );
   }
 }
 
@@ -59,6 +96,9 @@ function compact(): void {
 /** Compresses every queued block now (tests and benchmarks that measure the settled store). */
 export function compressPendingNow(): void {
   while (head < queue.length) compressOne();
+  // Blocks on the other thread are compressed here too; their late answers are then ignored.
+  for (const b of inFlight) { b.compress(); compressed++; }
+  inFlight.clear();
   queue.length = 0;
   pendingBytes = 0;
   head = 0;
@@ -87,5 +127,5 @@ function wakeWaiters(): void {
 }
 
 export function compressorStats(): { pending: number; pendingBytes: number; compressed: number } {
-  return { pending: queue.length - head, pendingBytes, compressed };
+  return { pending: queue.length - head + inFlight.size, pendingBytes, compressed };
 }

@@ -13,10 +13,27 @@ export interface TransformLimits {
   maxStringBytes: number;
 }
 
-/** The addon's transform of `body`; a string says why the reference (JS) path must take the body. */
-export function transformBody(body: Buffer, ndjson: boolean, def: SourceDef, hotPaths: readonly (readonly string[])[], lim: TransformLimits, fillUs: number, idSeed: Buffer): NativeBatch | string {
-  if (!Number.isSafeInteger(fillUs)) return 'a fill-in time that is not an integer';
-  return INGEST_ADDON.transform(body, ndjson, lim.maxEventDepth, lim.maxStringBytes, fillUs, def.projectPath, hotPaths, idSeed);
+/** Everything the addon's transform of one body needs: plain data, so it can be posted to the transform thread. */
+export interface TransformRequest {
+  body: Buffer;
+  ndjson: boolean;
+  maxEventDepth: number;
+  maxStringBytes: number;
+  fillUs: number;
+  projectPath: readonly string[];
+  hotPaths: readonly (readonly string[])[];
+  idSeed: Buffer;
+}
+
+/** The transform request of `body` for a source (its project path, hot paths and limits). */
+export function transformRequest(body: Buffer, ndjson: boolean, def: SourceDef, hotPaths: readonly (readonly string[])[], lim: TransformLimits, fillUs: number, idSeed: Buffer): TransformRequest {
+  return { body, ndjson, maxEventDepth: lim.maxEventDepth, maxStringBytes: lim.maxStringBytes, fillUs, projectPath: def.projectPath, hotPaths, idSeed };
+}
+
+/** The addon's transform of a body; a string says why the reference (JS) path must take the body. */
+export function runTransform(r: TransformRequest): NativeBatch | string {
+  if (!Number.isSafeInteger(r.fillUs)) return 'a fill-in time that is not an integer';
+  return INGEST_ADDON.transform(r.body, r.ndjson, r.maxEventDepth, r.maxStringBytes, r.fillUs, r.projectPath, r.hotPaths, r.idSeed);
 }
 
 export function batchStrings(b: NativeBatch): string[] {

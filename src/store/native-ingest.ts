@@ -1,5 +1,5 @@
 // Loads ringql's own ingest addon (src/native, built by `npm ci`) and refuses to run without it: the
-// byte-level ingest path has no silent slow substitute. `transformBody` is its one entry point.
+// byte-level ingest path has no silent slow substitute. `runTransform` (byte-batch.ts) is its one entry point.
 
 import { createRequire } from 'node:module';
 import { projectPath } from '../core/project-root.ts';

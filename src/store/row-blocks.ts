@@ -37,9 +37,13 @@ export class Block {
   get residentBytes(): number { return (this.comp?.length ?? this.raw!.length) + this.ends.byteLength + this.jsonEnds.byteLength + 96; }
   /** Compresses the raw bytes in place (every segment referencing the block sees the same rows). */
   compress(): void {
+    if (this.raw !== null) this.adopt(this.codec.compress(this.raw));
+  }
+  /** Takes `comp`, this block's raw bytes compressed elsewhere by its codec's settings (a no-op once compressed). */
+  adopt(comp: Buffer): void {
     if (this.raw === null) return;
     const before = this.residentBytes;
-    this.comp = this.codec.compress(this.raw);
+    this.comp = comp;
     this.raw = null;
     if (this.owner !== null) this.owner.bytes += this.residentBytes - before;
   }

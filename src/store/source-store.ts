@@ -20,7 +20,7 @@ import { countSnapshot } from './scan-count.ts';
 import { runsOfSnapshot, type RowRun } from './scan-runs.ts';
 import { decodeHead, encodeHead, type ImagePart } from './source-image.ts';
 import { randomBytes } from 'node:crypto';
-import { batchShapes, batchStrings, hotValueOf, transformBody } from './byte-batch.ts';
+import { batchShapes, batchStrings, hotValueOf, runTransform, transformRequest, type TransformRequest } from './byte-batch.ts';
 import { metaStride, type NativeBatch } from './native-ingest.ts';
 import { ShapeCache } from './schema-replay.ts';
 import { mergeFigures, pidFigures, type Figures } from './project-figures.ts';
@@ -184,7 +184,19 @@ export class SourceStore {
    */
   ingestBytes(body: Buffer, ndjson: boolean, nowUs: number, opts: ByteIngestOptions = {}): IngestResult | string {
     const seed = opts.idSeed ?? randomBytes(16);
-    const b = transformBody(body, ndjson, this.def, this.hotPaths, this.config, opts.fillUs ?? nowUs, seed);
+    return this.ingestTransformed(runTransform(this.transformRequest(body, ndjson, opts.fillUs ?? nowUs, seed)), nowUs, opts);
+  }
+
+  /** What the addon needs to transform `body` for this source (on this thread or the transform thread). */
+  transformRequest(body: Buffer, ndjson: boolean, fillUs: number, idSeed: Buffer): TransformRequest {
+    return transformRequest(body, ndjson, this.def, this.hotPaths, this.config, fillUs, idSeed);
+  }
+
+  /**
+   * The store half of ingestBytes: `b` is the transform of a body made from this.transformRequest (here
+   * or on the transform thread). Returns the addon's reason unchanged when it declined the body.
+   */
+  ingestTransformed(b: NativeBatch | string, nowUs: number, opts: ByteIngestOptions = {}): IngestResult | string {
     // A declined body changes nothing here (the reference path raises the watermark itself).
     if (typeof b === 'string') return b;
     opts.checkCount?.(b.n);

@@ -1,0 +1,101 @@
+// Ingest over HTTP for the ingest bench (issue 16): bodies posted with N in flight to a ringql server in
+// its own process (write-ahead log on), its CPU split by thread; and the same client against a sink process
+// that only drains bodies, which shows the load generator is not the bottleneck.
+
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Body } from './ingest-corpus.ts';
+import { freePort, startMainProcess } from '../test/helpers/main-process.ts';
+
+const TOKEN = 'bench-token';
+
+export interface HttpFigure {
+  eventsPerS: number;
+  /** Client (load generator) CPU as a share of one core while it ran. */
+  clientCpu: number;
+  /** Server CPU µs per event: the whole process, and its main thread alone. */
+  serverCpuUs: number;
+  mainThreadCpuUs: number;
+}
+
+/** CPU seconds (user + system) from a /proc stat line. */
+function statCpuS(path: string): number {
+  const f = readFileSync(path, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(f[11]) + Number(f[12])) / 100;
+}
+
+/** CPU seconds of a process (all threads) and of its main thread. */
+function procCpu(pid: number): { all: number; main: number } {
+  let all = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) all += statCpuS(`/proc/${pid}/task/${tid}/stat`);
+  return { all, main: statCpuS(`/proc/${pid}/task/${pid}/stat`) };
+}
+
+/** One POST over a kept-alive connection (node:http: far less client CPU per body than fetch). */
+function postOne(agent: Agent, port: number, b: Body): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, agent, method: 'POST', path: `/api/logs?source_name=${b.source}`, headers: { 'X-API-KEY': TOKEN, 'Content-Type': 'application/json', 'Content-Length': b.bytes.length } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`ingest answered ${res.statusCode}: ${Buffer.concat(chunks).toString().slice(0, 300)}`))));
+    });
+    req.on('error', reject);
+    req.end(b.bytes);
+  });
+}
+
+/** Posts every body with `inflight` requests open at once; events/s and the client's CPU share. */
+async function post(port: number, bodies: Body[], inflight: number): Promise<{ eventsPerS: number; clientCpu: number; events: number }> {
+  let next = 0, events = 0;
+  const agent = new Agent({ keepAlive: true, maxSockets: inflight });
+  const cpu0 = process.cpuUsage(), t = performance.now();
+  const worker = async (): Promise<void> => {
+    while (next < bodies.length) {
+      const b = bodies[next++]!;
+      await postOne(agent, port, b);
+      events += b.events;
+    }
+  };
+  await Promise.all(Array.from({ length: inflight }, worker));
+  const ms = performance.now() - t, cpu = process.cpuUsage(cpu0);
+  agent.destroy();
+  return { eventsPerS: events / (ms / 1000), clientCpu: (cpu.user + cpu.system) / 1000 / ms, events };
+}
+
+export async function httpIngest(bodies: Body[], inflight = 4): Promise<HttpFigure> {
+  const port = await freePort();
+  const child = await startMainProcess(port, {
+    RINGQL_ACCESS_TOKENS: TOKEN, RINGQL_STATE_DIR: mkdtempSync(join(tmpdir(), 'ringql-ingest-bench-')),
+    RINGQL_RETENTION_HOURS: String(24 * 365), RINGQL_MAX_ROWS_PER_SOURCE: '50000000', RINGQL_MAX_BYTES_PER_SOURCE: String(32 * 2 ** 30),
+  });
+  try {
+    const c0 = procCpu(child.pid!);
+    const r = await post(port, bodies, inflight);
+    const c1 = procCpu(child.pid!);
+    return { eventsPerS: r.eventsPerS, clientCpu: r.clientCpu, serverCpuUs: ((c1.all - c0.all) * 1e6) / r.events, mainThreadCpuUs: ((c1.main - c0.main) * 1e6) / r.events };
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
+
+/** A server in its own process that only reads each body and answers 200 (so it takes no CPU from the client). */
+const SINK = `const s = require('node:http').createServer((q, r) => { q.on('data', () => {}); q.on('end', () => r.end('{"message":"Logged!"}')); });
+s.listen(0, '127.0.0.1', () => process.stdout.write(String(s.address().port) + '\\n'));`;
+
+/** The same client against the drain-only sink: the load generator's own ceiling. */
+export async function generatorCeiling(bodies: Body[], inflight = 4): Promise<{ eventsPerS: number; clientCpu: number }> {
+  const sink = spawn(process.execPath, ['-e', SINK], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      sink.stdout!.once('data', (d: Buffer) => resolve(Number(d.toString().trim())));
+      sink.once('exit', (c) => reject(new Error(`the sink exited (${c})`)));
+    });
+    const r = await post(port, bodies, inflight);
+    return { eventsPerS: r.eventsPerS, clientCpu: r.clientCpu };
+  } finally {
+    sink.kill();
+  }
+}

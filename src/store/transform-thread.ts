@@ -1,0 +1,121 @@
+// The main thread's side of the transform thread (transform-worker.ts): posts request bodies (and sealed
+// blocks to compress) there and resolves, in order, with the results; a thread that cannot start fails loudly.
+
+import { Worker } from 'node:worker_threads';
+import type { TransformRequest } from './byte-batch.ts';
+import type { NativeBatch } from './native-ingest.ts';
+import type { CompressJob, TransformAnswer, TransformJob } from './transform-worker.ts';
+import type { BlockCodec } from './block-codec.ts';
+
+type Pending = { resolve: (b: NativeBatch | string | Buffer) => void; reject: (e: Error) => void };
+
+/** A byte view posted across threads arrives as a plain Uint8Array: the store reads Buffers. */
+function asBuffer(v: Uint8Array): Buffer {
+  return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+}
+
+/** Compiled JavaScript runs the worker as it is; under tsx, loader hooks are per thread, so a boot file registers tsx first. */
+function defaultEntry(): URL {
+  return new URL(import.meta.url.endsWith('.js') ? './transform-worker.js' : './transform-worker-boot.mjs', import.meta.url);
+}
+
+export class TransformThread {
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 0;
+  private failed: Error | null = null;
+  /** Numbers of the codecs whose settings the thread has (a codec's dictionary goes with its first block). */
+  private readonly codecs = new WeakMap<BlockCodec, number>();
+  private codecCount = 0;
+  private closing = false;
+
+  private constructor(private readonly worker: Worker, private readonly onFail: (e: Error) => void) {
+    worker.on('message', (m: TransformAnswer) => this.settle(m));
+    worker.on('error', (e) => this.fail(new Error(`the ingest transform thread failed: ${e.message}`)));
+    worker.on('exit', (code) => this.fail(new Error(`the ingest transform thread exited (code ${code})`)));
+    // Keeps the process alive only while it has work (see track).
+    worker.unref();
+  }
+
+  /**
+   * Starts the thread; rejects, naming the cause, when it or the addon in it does not load. `onFail` hears
+   * once if it dies later: ingest bodies then answer 500 and blocks are compressed on the main thread.
+   */
+  static start(onFail: (e: Error) => void = () => {}, entry = defaultEntry()): Promise<TransformThread> {
+    const worker = new Worker(entry);
+    return new Promise<TransformThread>((resolve, reject) => {
+      const onError = (e: Error): void => reject(new Error(`ringql: the ingest transform thread did not start: ${e.message}`));
+      const onExit = (code: number): void => reject(new Error(`ringql: the ingest transform thread exited (code ${code}) before it was ready`));
+      worker.once('error', onError);
+      worker.once('exit', onExit);
+      worker.once('message', (m: unknown) => {
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+        if (m === 'ready') resolve(new TransformThread(worker, onFail));
+        else reject(new Error(`ringql: the ingest transform thread answered ${JSON.stringify(m)} instead of ready`));
+      });
+    });
+  }
+
+  /** The addon's transform of `req` on the thread (a copy of the body goes there), or its reason for declining. */
+  transform(req: TransformRequest): Promise<NativeBatch | string> {
+    if (this.failed) return Promise.reject(this.failed);
+    const id = this.nextId++;
+    // A copy of the body transferred costs this thread a third of posting the Buffer (a cloned Buffer is
+    // serialised slowly); the caller keeps its own body for the log and the reference path.
+    const body = new Uint8Array(req.body);
+    const job: TransformJob = { id, req: { ...req, body: body as Buffer, idSeed: new Uint8Array(req.idSeed) as Buffer } };
+    return new Promise<NativeBatch | string>((resolve, reject) => {
+      this.track(id, { resolve: (b) => resolve(b as NativeBatch | string), reject });
+      this.worker.postMessage(job, [body.buffer]);
+    });
+  }
+
+  /** `raw` (given over: it is transferred) compressed as `codec.compress` would, on the thread. */
+  compress(raw: Uint8Array, codec: BlockCodec): Promise<Buffer> {
+    if (this.failed) return Promise.reject(this.failed);
+    const known = this.codecs.get(codec);
+    const n = known ?? ++this.codecCount;
+    if (known === undefined) this.codecs.set(codec, n);
+    const first = known === undefined;
+    const id = this.nextId++;
+    const block: CompressJob = { raw, codec: n, level: codec.level, ...(first ? { dict: codec.dict } : {}) };
+    return new Promise<Buffer>((resolve, reject) => {
+      this.track(id, { resolve: (b) => resolve(b as Buffer), reject });
+      this.worker.postMessage({ id, block } satisfies TransformJob, [raw.buffer as ArrayBuffer]);
+    });
+  }
+
+  /** Stops the thread (requests still open are rejected). */
+  close(): Promise<number> {
+    this.closing = true;
+    return this.worker.terminate();
+  }
+
+  /** An open job holds the process open (the demo load awaits answers with nothing else pending). */
+  private track(id: number, p: Pending): void {
+    if (this.pending.size === 0) this.worker.ref();
+    this.pending.set(id, p);
+  }
+
+  private settle(m: TransformAnswer): void {
+    const p = this.pending.get(m.id);
+    if (!p) return;
+    this.pending.delete(m.id);
+    if (this.pending.size === 0) this.worker.unref();
+    if ('error' in m) p.reject(new Error(`the ingest transform failed: ${m.error}`));
+    else if ('declined' in m) p.resolve(m.declined);
+    else if ('comp' in m) p.resolve(asBuffer(m.comp));
+    else {
+      const b = m.batch;
+      p.resolve({ ...b, rows: asBuffer(b.rows), strs: asBuffer(b.strs), descs: asBuffer(b.descs) });
+    }
+  }
+
+  private fail(e: Error): void {
+    if (this.closing) return;
+    if (this.failed === null) this.onFail(e);
+    this.failed ??= e;
+    for (const p of this.pending.values()) p.reject(e);
+    this.pending.clear();
+  }
+}
