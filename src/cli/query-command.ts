@@ -2,19 +2,22 @@
 // --sql/--lql as its sandbox query) or a plain query over the sources; prints the HTTP body
 // (JSON, or NDJSON/CSV with --format).
 
-import { createReadStream, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { once } from 'node:events';
-import { createInterface } from 'node:readline';
 import { StringDecoder } from 'node:string_decoder';
 import { RingqlError, internalErrorBody } from '../core/errors.ts';
 import { parseTimestamp, nowMicros } from '../core/time.ts';
 import { Store, defaultStoreConfig } from '../store/store.ts';
-import { createQueryService } from '../endpoints/service.ts';
+import { createQueryService, type EngineService } from '../endpoints/service.ts';
+import { TransformThread } from '../store/transform-thread.ts';
+import { compressOffThread } from '../store/block-compressor.ts';
+import { loadNdjson, LoadError } from './ndjson-load.ts';
 import { planRequest, resolveRequest } from '../endpoints/execute.ts';
 import { explainSqlBoth, explainTarget, planSqlOnCatalog } from '../endpoints/query-sql.ts';
 import { explainBoth } from '../exec/physical/explain-physical.ts';
 import { runToJsonSliced } from '../exec/run.ts';
 import { ExecContext } from '../exec/context.ts';
+import { budgetSettings } from '../core/config.ts';
 import type { BodyStream } from '../exec/body-stream.ts';
 import { parseArgs, UsageError } from './args.ts';
 import { OUTPUT_FORMATS, type OutputFormat } from '../exec/sinks/row-sink.ts';
@@ -96,14 +99,16 @@ export async function queryCommand(argv: string[], io: Io = stdio): Promise<numb
 
   const store = new Store(defaultStoreConfig());
   const service = await createQueryService({ store, stateDir: null, nowMicros: () => now, cache: { sweepMs: 0 } });
+  let transformer: TransformThread | null = null;
   try {
     for (const spec of args.get('load') ?? []) {
       const eq = spec.indexOf('=');
       if (eq <= 0) { io.err(`--load needs <source>=<file.ndjson>, got "${spec}"\n`); return 2; }
       const source = spec.slice(0, eq), file = spec.slice(eq + 1);
       if (!store.source(source)) { io.err(`--load: unknown source "${source}"; sources: ${store.sources().map((s) => s.def.name).join(', ')}\n`); return 2; }
-      const r = await loadNdjson(file, (body, parse) => service.ingestBodyVolatile(source, body, true, parse), io);
-      io.err(`loaded ${r.events} events from ${file} into ${source}${r.dropped ? ` (${r.dropped} older than retention dropped)` : ''}\n`);
+      transformer ??= await startTransformThread(service);
+      const r = await loadNdjson(file, (body, parse) => service.ingestBodyVolatileAsync(source, body, true, parse), io);
+      io.err(`loaded ${r.stored + r.dropped} events from ${file} into ${source}${r.dropped ? ` (${r.dropped} older than retention dropped)` : ''}\n`);
     }
     if (endpoint) {
       if (sql) params.set('sql', sql);
@@ -123,7 +128,7 @@ export async function queryCommand(argv: string[], io: Io = stdio): Promise<numb
     if (args.has('explain') || explainTarget(sql!) !== null) { io.out(explainSqlBoth(service.catalog, sql!, sqlOpts) + '\n'); return 0; }
     const plan = planSqlOnCatalog(service.catalog, sql!, sqlOpts).physical;
     const printer = new BodyPrinter(io);
-    const r = await runToJsonSliced(plan, { maxRows: null, format, stream: printer }, new ExecContext());
+    const r = await runToJsonSliced(plan, { maxRows: null, format, stream: printer }, new ExecContext(budgetSettings(process.env)));
     printer.end(r.body, format);
     return 0;
   } catch (err) {
@@ -134,50 +139,17 @@ export async function queryCommand(argv: string[], io: Io = stdio): Promise<numb
     return 1;
   } finally {
     service.close();
+    if (transformer) {
+      compressOffThread(null);
+      await transformer.close();
+    }
   }
 }
 
-class LoadError extends Error {}
-
-/** Streams an NDJSON file into `ingest` in raw NDJSON batches (the byte path; `parse` is its reference
- * fallback); a bad line stops the load naming file and line. */
-async function loadNdjson(file: string, ingest: (body: Buffer, parse: () => unknown[]) => { dropped: number }, io: Io): Promise<{ events: number; dropped: number }> {
-  const rl = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
-  let batch: string[] = [];
-  let lineNos: number[] = [];
-  let events = 0, dropped = 0, line = 0;
-  const flush = () => {
-    if (!batch.length) return;
-    const lines = batch, nos = lineNos;
-    const parse = (): unknown[] => lines.map((t, k) => {
-      try { return JSON.parse(t) as unknown; } catch (err) { throw new LoadError(`${file}:${nos[k]}: not JSON: ${(err as Error).message}`); }
-    });
-    try {
-      dropped += ingest(Buffer.from(lines.join('\n')), parse).dropped;
-    } catch (err) {
-      if (err instanceof RingqlError && err.code === 'invalid_events') {
-        const first = (err.details.errors as { index: number; message: string }[] | undefined)?.[0];
-        throw new LoadError(`${file}:${nos[first?.index ?? 0]}: invalid event: ${first?.message ?? err.message}`);
-      }
-      throw err;
-    }
-    events += lines.length;
-    batch = [];
-    lineNos = [];
-    if (events % 100_000 < 5000) io.err(`\rloading ${file}: ${events} events`);
-  };
-  try {
-    for await (const text of rl) {
-      line++;
-      if (!text.trim()) continue;
-      batch.push(text);
-      lineNos.push(line);
-      if (batch.length >= 5000) flush();
-    }
-  } catch (err) {
-    if (err instanceof LoadError) throw err;
-    throw new LoadError(`Cannot read ${file}: ${(err as Error).message}`);
-  }
-  flush();
-  return { events, dropped };
+/** The server's second thread for loading files: bodies are transformed and sealed blocks compressed there. */
+async function startTransformThread(service: EngineService): Promise<TransformThread> {
+  const t = await TransformThread.start();
+  service.attachTransformer(t);
+  compressOffThread((raw, codec) => t.compress(raw, codec));
+  return t;
 }

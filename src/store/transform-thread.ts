@@ -85,9 +85,12 @@ export class TransformThread {
     });
   }
 
-  /** Stops the thread (requests still open are rejected). */
+  /** Stops the thread (requests still open are left unanswered); the process stays up until it has. */
   close(): Promise<number> {
     this.closing = true;
+    // An unref'd worker's exit would not keep the loop alive, and an await on close() would end the
+    // process with "unsettled top-level await" (exit 13: `ringql query`).
+    this.worker.ref();
     return this.worker.terminate();
   }
 
@@ -101,7 +104,7 @@ export class TransformThread {
     const p = this.pending.get(m.id);
     if (!p) return;
     this.pending.delete(m.id);
-    if (this.pending.size === 0) this.worker.unref();
+    if (this.pending.size === 0 && !this.closing) this.worker.unref(); // close() holds it until it exits
     if ('error' in m) p.reject(new Error(`the ingest transform failed: ${m.error}`));
     else if ('declined' in m) p.resolve(m.declined);
     else if ('comp' in m) p.resolve(asBuffer(m.comp));

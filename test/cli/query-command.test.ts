@@ -11,8 +11,8 @@ const BIN = fileURLToPath(new URL('../../src/cli/ringql.js', import.meta.url));
 const load = ['--load', `edge.logs.prod=${join(FIXTURE_DIR, 'edge.logs.prod.ndjson')}`, '--load', `postgres.logs=${join(FIXTURE_DIR, 'postgres.logs.ndjson')}`];
 const NOW = ['--now', '2025-01-15T12:00:00Z'];
 
-function ringql(args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
+function ringql(args: string[], env: Record<string, string> = {}) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
@@ -34,6 +34,16 @@ describe('ringql query', { timeout: 60_000 }, () => {
     expect(JSON.parse(a.out)).toEqual({ result: [{ n: 6 }] });
     const b = ringql(['query', '--sql', 'select count(*) as n from `postgres.logs`', ...load, ...NOW]);
     expect(JSON.parse(b.out)).toEqual({ result: [{ n: 12 }] });
+  });
+
+  it('holds a plain --sql to the query budget of the environment, as an endpoint run is', () => {
+    // 12 postgres rows and their cross product (144) against a budget of 20 touched rows.
+    const sql = 'select count(*) as n from `postgres.logs` a cross join `postgres.logs` b';
+    const within = ringql(['query', '--sql', sql, ...load, ...NOW]);
+    expect(JSON.parse(within.out)).toEqual({ result: [{ n: 144 }] });
+    const over = ringql(['query', '--sql', sql, ...load, ...NOW], { RINGQL_QUERY_MAX_ROWS: '20' });
+    expect(over.code).toBe(1);
+    expect(JSON.parse(over.out)).toMatchObject({ error: { code: 'query_timeout' } });
   });
 
   it('fixes CURRENT_TIMESTAMP with --now', () => {
