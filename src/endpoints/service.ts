@@ -1,6 +1,6 @@
-// The QueryService the HTTP layer and the CLI use: endpoints prepared once (built-ins from data/,
-// created ones from the state directory), requests run through the result cache, ingest into
-// the store, management with validation and atomic persistence.
+// The QueryService both front ends use: endpoints prepared once, requests through the result cache,
+// ingest into the store, management with validation and atomic persistence. Over 300 lines as the one
+// facade; the work lives in ingest-path.ts, the endpoint registry and the result cache.
 
 import { randomUUID } from 'node:crypto';
 import { RingqlError } from '../core/errors.ts';
