@@ -1,5 +1,6 @@
 /* Per-event transform over a parsed tape, mirroring store/event.ts + record-json.ts byte for byte:
- * the stored row JSON, the extra columns, the schema descriptor, the project and the hot values. */
+ * the stored row JSON, the extra columns, the schema descriptor, the project and the hot values.
+ * Over 300 lines: kept as one mirror of those two files so the byte-for-byte match reads side by side. */
 #include "transform.h"
 
 #include <math.h>
