@@ -68,3 +68,23 @@ export function sourceLimitsFromEnv(env: Env): Map<string, SourceLimit> {
   }
   return out;
 }
+
+/** Bounds of the V8 old-space limit `npm start` derives from RINGQL_MAX_MEMORY (a quarter of it), in MiB. */
+export const HEAP_MB_MIN = 256;
+export const HEAP_MB_MAX = 8192;
+
+/**
+ * The main thread's V8 heap limit in MiB for `npm start` (`--max-old-space-size`): RINGQL_HEAP_MB when
+ * set (64 to 1048576), else a quarter of RINGQL_MAX_MEMORY within [HEAP_MB_MIN, HEAP_MB_MAX], so the
+ * heap cannot grow far past what the budget leaves it (issue 15).
+ */
+export function heapLimitMbFromEnv(env: Env, machineBytes = totalmem()): number {
+  const raw = env.RINGQL_HEAP_MB;
+  if (raw !== undefined && raw.trim() !== '') {
+    const v = Number(raw.trim());
+    if (!/^\d+$/.test(raw.trim()) || v < 64 || v > 1048576) throw new ConfigError('RINGQL_HEAP_MB', raw, 'a whole number of MiB from 64 to 1048576');
+    return v;
+  }
+  const quarter = Math.floor(maxMemoryFromEnv(env, machineBytes) / 4 / 2 ** 20);
+  return Math.min(HEAP_MB_MAX, Math.max(HEAP_MB_MIN, quarter));
+}
