@@ -56,7 +56,10 @@ async function startServer(capBytes: number, stateDir: string): Promise<{ child:
     const on = (d: Buffer): void => { out += d.toString(); if (out.includes('ringql listening on')) resolve(); };
     child.stdout!.on('data', on);
     child.stderr!.on('data', on);
-    child.once('exit', (c) => reject(new Error(`memory cap: the server exited (${c}) before listening:\n${out.slice(-1500)}`)));
+    child.once('exit', (c, sig) => {
+      reject(new Error(`memory cap: the server exited (${c}) before listening:\n${out.slice(-1500)}`));
+      if (sig !== 'SIGTERM') process.stderr.write(`memory cap: the server exited (${c ?? sig}):\n${out.slice(-3000)}\n`);
+    });
   });
   return { child, base: `http://127.0.0.1:${port}` };
 }

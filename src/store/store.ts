@@ -77,7 +77,7 @@ export interface ProcessMemory {
   rss_bytes: number;
   /** RSS − used_bytes, smoothed (what the enforcement subtracts from the budget). */
   overhead_bytes: number;
-  /** What used_bytes is held to: max_bytes − overhead_bytes, at least half of max_bytes. */
+  /** What used_bytes is held to: max_bytes − overhead_bytes, at least a quarter of max_bytes. */
   store_target_bytes: number;
   /** The main thread's V8 heap, and off-heap memory V8 knows of (Buffers, typed arrays), now. */
   v8_heap_total_bytes: number;
@@ -123,7 +123,7 @@ export class Store {
 
   /**
    * Makes the budget bound the whole process: the store is then held to the budget less what the process
-   * holds besides it (RSS − counted, sampled and smoothed by ProcessOverhead), never below half the budget.
+   * holds besides it (RSS − counted, sampled and smoothed by ProcessOverhead), never below a quarter of it.
    */
   countProcess(log: (line: string) => void, src?: OverheadSource): void {
     if (this.config.maxMemory !== undefined) this.overhead = new ProcessOverhead(this.config.maxMemory, log, src);

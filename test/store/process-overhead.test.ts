@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { ProcessOverhead, OVERHEAD_SAMPLE_MS, type OverheadSource } from '../../src/store/process-overhead.ts';
 import { Store, defaultStoreConfig } from '../../src/store/store.ts';
 import { clearBlockCache } from '../../src/store/block-cache.ts';
+import { heapLimitMbFromEnv } from '../../src/core/memory-env.ts';
+import { nodeFlags } from '../../src/cli/node-flags.ts';
 
 const MiB = 2 ** 20;
 const BASE = 1_736_000_000_000_000;
@@ -27,12 +29,12 @@ function fill(store: Store, events: number, from = 0): void {
 }
 
 describe('process overhead estimate', () => {
-  it('smooths toward RSS − counted, samples at most every period and floors the store at half the budget', () => {
+  it('smooths toward RSS − counted, samples at most every period and floors the store at a quarter of the budget', () => {
     let rss = 100 * MiB, t = 0;
     const lines: string[] = [];
     const o = new ProcessOverhead(64 * MiB, (l) => lines.push(l), { rss: () => rss, now: () => t });
     expect(o.sample(40 * MiB)).toBe(60 * MiB); // first sample taken as it is
-    expect(o.storeTarget()).toBe(32 * MiB); // 64 − 60 < the floor of 32
+    expect(o.storeTarget()).toBe(16 * MiB); // 64 − 60 < the floor of 16
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/RINGQL_MAX_MEMORY/);
     rss = 50 * MiB;
@@ -43,6 +45,18 @@ describe('process overhead estimate', () => {
     expect(Math.abs(o.figures().overhead - 10 * MiB)).toBeLessThan(MiB / 64);
     expect(o.storeTarget()).toBeGreaterThan(54 * MiB - MiB / 64);
     expect(lines).toHaveLength(1); // loud once, not on every sample
+  });
+});
+
+describe('the V8 heap limit npm start derives', () => {
+  it('is half the budget within 1024..8192 MiB, RINGQL_HEAP_MB overriding it, and names a bad value', () => {
+    expect(heapLimitMbFromEnv({ RINGQL_MAX_MEMORY: '512M' })).toBe(1024);
+    expect(heapLimitMbFromEnv({ RINGQL_MAX_MEMORY: '6G' })).toBe(3072);
+    expect(heapLimitMbFromEnv({ RINGQL_MAX_MEMORY: '64G' })).toBe(8192);
+    expect(heapLimitMbFromEnv({}, 8 * 2 ** 30)).toBe(2048); // budget: half of 8 GiB
+    expect(heapLimitMbFromEnv({ RINGQL_MAX_MEMORY: '512M', RINGQL_HEAP_MB: '300' })).toBe(300);
+    for (const bad of ['lots', '12.5', '10', '-1']) expect(() => heapLimitMbFromEnv({ RINGQL_HEAP_MB: bad })).toThrow(/RINGQL_HEAP_MB/);
+    expect(nodeFlags({ RINGQL_MAX_MEMORY: '4G' })).toEqual(['--max-old-space-size=2048']);
   });
 });
 
@@ -62,7 +76,7 @@ describe('a store that counts the process', () => {
     exactOldestFirst(store);
   });
 
-  it('keeps half the budget when freed memory stays resident (no runaway eviction)', () => {
+  it('keeps a quarter of the budget when freed memory stays resident (no runaway eviction)', () => {
     clearBlockCache();
     const max = 8 * MiB;
     let peak = 0;
@@ -71,7 +85,7 @@ describe('a store that counts the process', () => {
     store.countProcess(() => {}, ticking(() => (peak = Math.max(peak, counted(store))) + MiB));
     fill(store, 40_000);
     const m = store.memoryStats();
-    expect(m.used_bytes).toBeGreaterThanOrEqual(max / 2 - MiB);
+    expect(m.used_bytes).toBeGreaterThanOrEqual(max / 4 - MiB);
     expect(m.used_bytes).toBeLessThanOrEqual(max);
     exactOldestFirst(store);
   });
