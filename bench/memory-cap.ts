@@ -10,6 +10,8 @@ import { freePort } from './http-bench.ts';
 import { rng, smallEvent } from './small-events.ts';
 import { loadAverage, treeRssBytes } from './proc-tree.ts';
 import { progress } from './stats.ts';
+import { nodeFlags } from '../src/cli/node-flags.ts';
+import type { ProcessMemory } from '../src/store/store.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const TOKEN = 'bench-cap-token';
@@ -32,6 +34,8 @@ export interface CapFigures {
   lastSent: number;
   oldestEvicted: boolean;
   newestQueryable: boolean;
+  /** /health's process part at the end (RSS, overhead, store target, V8 heap); absent before issue 15's fix. */
+  process?: ProcessMemory;
   load: { start: string; end: string };
 }
 
@@ -39,9 +43,11 @@ async function startServer(capBytes: number, stateDir: string): Promise<{ child:
   const build = spawnSync(process.execPath, ['src/cli/build.mjs', '--if-stale'], { cwd: ROOT, stdio: 'inherit' });
   if (build.status !== 0) throw new Error('memory cap: the build step (src/cli/build.mjs) failed');
   const port = await freePort();
-  const child = spawn(process.execPath, ['--max-old-space-size=8192', 'dist/src/main.js'], {
+  // As `npm start` runs it: the heap limit from the budget and glibc's arenas bounded.
+  const env = { ...process.env, RINGQL_MAX_MEMORY: String(capBytes), MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' };
+  const child = spawn(process.execPath, [...nodeFlags(env), 'dist/src/main.js'], {
     cwd: ROOT,
-    env: { ...process.env, RINGQL_DEMO: '0', PORT: String(port), HOST: '127.0.0.1', RINGQL_STATE_DIR: stateDir, RINGQL_ACCESS_TOKENS: TOKEN,
+    env: { ...env, RINGQL_DEMO: '0', PORT: String(port), HOST: '127.0.0.1', RINGQL_STATE_DIR: stateDir, RINGQL_ACCESS_TOKENS: TOKEN,
       RINGQL_MAX_MEMORY: String(capBytes), RINGQL_MAX_ROWS_PER_SOURCE: '1000000000', RINGQL_MAX_BYTES_PER_SOURCE: String(64 * 2 ** 30) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -50,7 +56,10 @@ async function startServer(capBytes: number, stateDir: string): Promise<{ child:
     const on = (d: Buffer): void => { out += d.toString(); if (out.includes('ringql listening on')) resolve(); };
     child.stdout!.on('data', on);
     child.stderr!.on('data', on);
-    child.once('exit', (c) => reject(new Error(`memory cap: the server exited (${c}) before listening:\n${out.slice(-1500)}`)));
+    child.once('exit', (c, sig) => {
+      reject(new Error(`memory cap: the server exited (${c}) before listening:\n${out.slice(-1500)}`));
+      if (sig !== 'SIGTERM') process.stderr.write(`memory cap: the server exited (${c ?? sig}):\n${out.slice(-3000)}\n`);
+    });
   });
   return { child, base: `http://127.0.0.1:${port}` };
 }
@@ -81,7 +90,7 @@ class EventSource {
   }
 }
 
-interface Health { rows: Record<string, number>; memory_budget: { used_bytes: number; evicted_for_budget: number } }
+interface Health { rows: Record<string, number>; memory_budget: { used_bytes: number; evicted_for_budget: number; process?: ProcessMemory } }
 
 /** Posts bodies (4 in flight) until `done()` says so; samples the tree RSS meanwhile. */
 async function ingestUntil(base: string, pid: number, src: EventSource, done: (h: Health) => boolean): Promise<{ events: number; bytes: number; firstBatchMax: number; maxRss: number }> {
@@ -114,6 +123,13 @@ async function ingestUntil(base: string, pid: number, src: EventSource, done: (h
   return { events, bytes, firstBatchMax, maxRss };
 }
 
+const mib = (n: number): string => (n / 2 ** 20).toFixed(0);
+
+/** The process part of /health in one line (overhead, store target, main-thread heap, external). */
+function procLine(p: ProcessMemory | undefined): string {
+  return p ? ` (overhead ${mib(p.overhead_bytes)}, store target ${mib(p.store_target_bytes)}, heap ${mib(p.v8_heap_used_bytes)}/${mib(p.v8_heap_total_bytes)}, external ${mib(p.external_bytes)} MiB)` : '';
+}
+
 /**
  * Ingests until the store has evicted for the budget at least as many events as it holds (its whole
  * content turned over once past the cap) and 20 s more, or `maxSeconds`; then checks what is left.
@@ -129,7 +145,7 @@ export async function memoryCap(o: { capBytes: number; maxSeconds: number }): Pr
     const sent = await ingestUntil(base, child.pid!, src, (h) => {
       const held = h.rows['edge.logs.prod'] ?? 0, ev = h.memory_budget.evicted_for_budget;
       if (!turnedAt && ev > 0 && ev >= held) turnedAt = performance.now();
-      progress(`  cap ${(o.capBytes / 2 ** 20).toFixed(0)}M: ${held.toLocaleString()} held, ${ev.toLocaleString()} evicted for the budget, budget use ${(h.memory_budget.used_bytes / 2 ** 20).toFixed(0)} MiB, tree RSS ${(treeRssBytes(child.pid!) / 2 ** 20).toFixed(0)} MiB`);
+      progress(`  cap ${(o.capBytes / 2 ** 20).toFixed(0)}M: ${held.toLocaleString()} held, ${ev.toLocaleString()} evicted for the budget, budget use ${(h.memory_budget.used_bytes / 2 ** 20).toFixed(0)} MiB, tree RSS ${(treeRssBytes(child.pid!) / 2 ** 20).toFixed(0)} MiB${procLine(h.memory_budget.process)}`);
       return (turnedAt > 0 && performance.now() - turnedAt > 20_000) || performance.now() - t0 > o.maxSeconds * 1000;
     });
     const seconds = (performance.now() - t0) / 1000;
@@ -145,6 +161,7 @@ export async function memoryCap(o: { capBytes: number; maxSeconds: number }): Pr
       newestLeft: Number(q.newest), lastSent: src.last,
       oldestEvicted: Number(q.oldest) > sent.firstBatchMax, newestQueryable: Number(q.newest) === src.last,
       load: { start: loadStart, end: loadAverage() },
+      ...(h.memory_budget.process ? { process: h.memory_budget.process } : {}),
     };
   } finally {
     child.kill('SIGTERM');

@@ -109,6 +109,8 @@ function configAndStore(log: (line: string) => void): { cfg: Config; store: Stor
   try {
     cfg = readConfig(process.env);
     store = new Store(storeConfigFrom(cfg.store, cfg.limits));
+    // RINGQL_MAX_MEMORY bounds the process (issue 15): the store gives way to the heap, threads and slack.
+    store.countProcess(log);
   } catch (err) {
     log(`ringql: ${err instanceof Error ? err.message : String(err)}`);
     process.exit(2);

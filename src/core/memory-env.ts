@@ -68,3 +68,27 @@ export function sourceLimitsFromEnv(env: Env): Map<string, SourceLimit> {
   }
   return out;
 }
+
+/**
+ * Bounds of the V8 old-space limit `npm start` derives from RINGQL_MAX_MEMORY (half of it), in MiB. With
+ * 256 the server died mid-run under the 512M cap bench (connection reset; its output was not kept then;
+ * main-thread heap spikes to ~130 MiB over a ~35 MiB live heap were seen), so the limit stays generous.
+ */
+export const HEAP_MB_MIN = 1024;
+export const HEAP_MB_MAX = 8192;
+
+/**
+ * The main thread's V8 heap limit in MiB for `npm start` (`--max-old-space-size`): RINGQL_HEAP_MB when
+ * set (64 to 1048576), else half of RINGQL_MAX_MEMORY within [HEAP_MB_MIN, HEAP_MB_MAX], so the
+ * heap cannot grow far past what the budget leaves it (issue 15).
+ */
+export function heapLimitMbFromEnv(env: Env, machineBytes = totalmem()): number {
+  const raw = env.RINGQL_HEAP_MB;
+  if (raw !== undefined && raw.trim() !== '') {
+    const v = Number(raw.trim());
+    if (!/^\d+$/.test(raw.trim()) || v < 64 || v > 1048576) throw new ConfigError('RINGQL_HEAP_MB', raw, 'a whole number of MiB from 64 to 1048576');
+    return v;
+  }
+  const half = Math.floor(maxMemoryFromEnv(env, machineBytes) / 2 / 2 ** 20);
+  return Math.min(HEAP_MB_MAX, Math.max(HEAP_MB_MIN, half));
+}

@@ -13,7 +13,8 @@
 // demo events on this loaded 2-core machine, v1 ~72 ms in the same run); block-compressor.ts then
 // compresses them in ~2 ms slices between requests (compressing inside the seal made it ~9x slower).
 // Merges reference full blocks, so a row is compressed once. RSS sits above the counted bytes by the
-// V8 heap and what glibc keeps of freed merge arrays; MALLOC_MMAP_THRESHOLD_=65536 halves that slack.
+// V8 heaps, the transform thread and what glibc keeps of freed arrays; with countProcess (the server)
+// the budget bounds the RSS: the store is held to the budget less that overhead (process-overhead.ts).
 
 import type { SourceLimit } from '../core/memory-env.ts';
 import { totalmem } from 'node:os';
@@ -23,6 +24,7 @@ import { SOURCES, sourceByNameOrId } from './sources.ts';
 import { SourceStore } from './source-store.ts';
 import { DEFAULT_HOT_PATHS } from './hot-paths.ts';
 import { DEFAULT_BLOCK_CACHE_BYTES, blockCacheStats, setBlockCacheBytes } from './block-cache.ts';
+import { ProcessOverhead, type OverheadSource } from './process-overhead.ts';
 
 /**
  * Default byte capacity per source: half of the machine's memory shared by the nine sources. Rows
@@ -67,6 +69,20 @@ export interface MemoryStats {
   result_cache: number;
   /** Events evicted to keep within the budget since start. */
   evicted_for_budget: number;
+  /** When the budget covers the whole process (countProcess): its RSS now, what it holds outside the counted bytes, and what the store may hold. */
+  process?: ProcessMemory;
+}
+
+export interface ProcessMemory {
+  rss_bytes: number;
+  /** RSS − used_bytes, smoothed (what the enforcement subtracts from the budget). */
+  overhead_bytes: number;
+  /** What used_bytes is held to: max_bytes − overhead_bytes, at least a quarter of max_bytes. */
+  store_target_bytes: number;
+  /** The main thread's V8 heap, and off-heap memory V8 knows of (Buffers, typed arrays), now. */
+  v8_heap_total_bytes: number;
+  v8_heap_used_bytes: number;
+  external_bytes: number;
 }
 
 export class Store {
@@ -78,6 +94,8 @@ export class Store {
   private external: () => number = () => 0;
   private budgetEvicted = 0;
   private enforcing = false;
+  /** Set by countProcess: the budget then bounds the process's RSS, not only the counted bytes. */
+  private overhead: ProcessOverhead | null = null;
 
   /** `hotPaths` per source name: record paths kept as dictionary columns (tests pass {} to compare). */
   constructor(readonly config: StoreConfig, hotPaths: Readonly<Record<string, readonly string[][]>> = DEFAULT_HOT_PATHS) {
@@ -103,17 +121,48 @@ export class Store {
     this.external = bytes;
   }
 
+  /**
+   * Makes the budget bound the whole process: the store is then held to the budget less what the process
+   * holds besides it (RSS − counted, sampled and smoothed by ProcessOverhead), never below a quarter of it.
+   */
+  countProcess(log: (line: string) => void, src?: OverheadSource): void {
+    if (this.config.maxMemory !== undefined) this.overhead = new ProcessOverhead(this.config.maxMemory, log, src);
+  }
+
   /** What the budget counts: every source's resident bytes, the decoded-block cache and external bytes. */
   memoryStats(): MemoryStats {
     const sources: Record<string, number> = {};
     let used = 0;
     for (const s of this.list) { const b = s.residentBytes(); sources[s.def.name] = b; used += b; }
     const decoded = blockCacheStats().bytes, ext = this.external();
-    return { max_bytes: this.config.maxMemory ?? Infinity, used_bytes: used + decoded + ext, sources, decoded_block_cache: decoded, result_cache: ext, evicted_for_budget: this.budgetEvicted };
+    const stats: MemoryStats = { max_bytes: this.config.maxMemory ?? Infinity, used_bytes: used + decoded + ext, sources, decoded_block_cache: decoded, result_cache: ext, evicted_for_budget: this.budgetEvicted };
+    if (this.overhead !== null) stats.process = this.processMemory();
+    return stats;
+  }
+
+  private processMemory(): ProcessMemory {
+    const o = this.overhead!.figures(), m = process.memoryUsage();
+    return { rss_bytes: m.rss, overhead_bytes: o.overhead, store_target_bytes: this.overhead!.storeTarget(),
+      v8_heap_total_bytes: m.heapTotal, v8_heap_used_bytes: m.heapUsed, external_bytes: m.external };
+  }
+
+  /** Bytes the budget counts now (memoryStats().used_bytes without the breakdown). */
+  private countedBytes(): number {
+    let used = blockCacheStats().bytes + this.external();
+    for (const s of this.list) used += s.residentBytes();
+    return used;
+  }
+
+  /** What the counted bytes are held to: the budget, less the process's overhead when it is counted. */
+  private countedLimit(max: number): number {
+    if (this.overhead === null) return max;
+    this.overhead.sample(this.countedBytes());
+    return this.overhead.storeTarget();
   }
 
   /**
-   * While the budget is exceeded, evicts the oldest sealed data across sources, one segment at a time.
+   * While the budget (less the process's overhead, when counted) is exceeded, evicts the oldest sealed
+   * data across sources, one segment at a time.
    * Sources with their own byte limit (RINGQL_SOURCE_LIMITS) are bounded by it and evicted for the
    * budget only when the other sources hold nothing more to evict.
    */
@@ -123,9 +172,10 @@ export class Store {
     this.enforcing = true;
     try {
       const limited = this.config.sourceLimits ?? new Map<string, SourceLimit>();
+      const limit = this.countedLimit(max);
       let prev = Infinity;
       for (;;) {
-        const excess = this.memoryStats().used_bytes - max;
+        const excess = this.countedBytes() - limit;
         // Stop when within budget, or when evicting frees nothing more (caches alone over it).
         if (excess <= 0 || excess >= prev) break;
         prev = excess;
