@@ -19,11 +19,11 @@ export interface IdleRss {
 }
 
 /** Starts `cmd args` as an empty server, waits SETTLE_MS after it listens, sums its tree's RSS. */
-async function measure(label: string, cmd: string, args: string[]): Promise<IdleRss> {
+async function measure(label: string, cmd: string, args: string[], env: Record<string, string> = {}): Promise<IdleRss> {
   const stateDir = mkdtempSync(join(tmpdir(), 'ringql-idle-'));
   const child: ChildProcess = spawn(cmd, args, {
     cwd: ROOT,
-    env: { ...process.env, RINGQL_DEMO: '0', PORT: '0', HOST: '127.0.0.1', RINGQL_STATE_DIR: stateDir },
+    env: { ...process.env, ...env, RINGQL_DEMO: '0', PORT: '0', HOST: '127.0.0.1', RINGQL_STATE_DIR: stateDir },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   try {
@@ -54,8 +54,12 @@ function print(r: IdleRss): void {
 export async function idleRss(): Promise<IdleRss> {
   const build = spawnSync(process.execPath, ['src/cli/build.mjs', '--if-stale'], { cwd: ROOT, stdio: 'inherit' });
   if (build.status !== 0) throw new Error('idle RSS: the build step (src/cli/build.mjs) failed');
-  // What `npm start` runs after its build step (npm's own process, ~55 MB, is the caller's shell's business).
-  return measure('npm start (compiled)', process.execPath, ['--max-old-space-size=8192', 'dist/src/main.js']);
+  // What `npm start` runs after its build step (npm's own process, ~55 MB, is the caller's shell's business):
+  // node with the flags dist/src/cli/node-flags.js derives from the environment, glibc held to 2 arenas.
+  const flags = spawnSync(process.execPath, ['dist/src/cli/node-flags.js'], { cwd: ROOT, encoding: 'utf8' });
+  if (flags.status !== 0) throw new Error(`idle RSS: dist/src/cli/node-flags.js failed: ${flags.stderr}`);
+  const args = [...flags.stdout.trim().split(/\s+/).filter(Boolean), 'dist/src/main.js'];
+  return measure('npm start (compiled)', process.execPath, args, { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
