@@ -2,14 +2,14 @@
 // then open-loop runs at half of it (bench/open-loop.ts in Node, bench/open-loop.c in C) against ringql and,
 // as each generator's own floor, against raw uWS serving the same bytes. Prints markdown tables.   Run: node --import tsx bench/p99-half-rate.ts [seconds] [rounds]
 
-import { execFile, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { freePort } from './http-bench.ts';
 import type { OpenLoopFigure } from './open-loop.ts';
-import { cpuSeconds, ensureWrk, openLoopRun, wrk, type WrkFigure } from './serving-load.ts';
+import { ensureWrk, openLoopRun, wrk, type WrkFigure } from './serving-load.ts';
+import { buildOpenLoopC, openLoopC } from './open-loop-c.ts';
 import { api, startPinned, startRingqlPinned, TOKEN } from './serving-server.ts';
 
 const SECONDS = Number(process.argv[2] ?? 8);
@@ -23,23 +23,11 @@ const loadavg = (): string => readFileSync('/proc/loadavg', 'utf8').split(' ').s
 type Half = OpenLoopFigure & { serverCpu: number };
 type Gen = 'node' | 'c';
 interface Round { max: WrkFigure; target: number; ringql: Record<Gen, Half>; raw: Record<Gen, Half>; load: string }
-const run = promisify(execFile);
-const root = new URL('..', import.meta.url).pathname;
-const cGenerator = join(tmp, 'open-loop');
-
-/** bench/open-loop.c on core `core` at `rate` req/s; the server's CPU ÷ wall time alongside. */
-async function openLoopC(base: string, o: { rate: number; seconds: number; connections: number; core: number; token: string; serverPid: number }): Promise<Half> {
-  const cpu0 = cpuSeconds(o.serverPid);
-  const t0 = performance.now();
-  const { stdout } = await run('taskset', ['-c', String(o.core), cGenerator, new URL(base).port, PATH, String(o.rate), String(o.seconds), String(o.connections), o.token], { maxBuffer: 1 << 20 });
-  const serverCpu = (cpuSeconds(o.serverPid) - cpu0) / ((performance.now() - t0) / 1000);
-  return { ...(JSON.parse(stdout) as OpenLoopFigure), serverCpu };
-}
 
 /** Both generators at `rate` against one server. */
 async function halfRuns(base: string, rate: number, serverPid: number): Promise<Record<Gen, Half>> {
   const o = { rate, seconds: SECONDS, connections: 16, core: 1, token: TOKEN, serverPid };
-  return { node: await openLoopRun(base + PATH, o), c: await openLoopC(base, o) };
+  return { node: await openLoopRun(base + PATH, o), c: await openLoopC(base + PATH, o) };
 }
 
 async function startRaw(body: Buffer): Promise<{ raw: ChildProcess; base: string }> {
@@ -52,7 +40,7 @@ async function startRaw(body: Buffer): Promise<{ raw: ChildProcess; base: string
 
 async function main(): Promise<void> {
   await ensureWrk();
-  await run('gcc', ['-O2', '-o', cGenerator, join(root, 'bench', 'open-loop.c')]);
+  await buildOpenLoopC();
   const { server, base } = await startRingqlPinned(tmp, EVENTS);
   let raw: ChildProcess | undefined;
   try {
