@@ -3,8 +3,7 @@
 // sequence bounds is checked row by row; the open segment is counted by a loop over its columns.
 
 import type { ScanSpec } from './types.ts';
-import { bounds, inside, overlaps, type Bounds, type ScanSnapshot } from './scan.ts';
-import { lowerBound, lowerBoundPerm, upperBound, upperBoundPerm } from './ts-bounds.ts';
+import { bounds, overlaps, segmentRange, type Bounds, type ScanSnapshot } from './scan.ts';
 import type { Segment } from './segment.ts';
 import type { OpenSegment } from './open-segment.ts';
 
@@ -23,21 +22,9 @@ export function countSnapshot(snap: ScanSnapshot, spec: ScanSpec): number {
 }
 
 function segmentCount(seg: Segment, pid: number | undefined, b: Bounds, afterSeq: number, maxSeq: number): number {
-  let from: number, to: number, perm: Uint32Array | null = null;
-  if (pid === undefined && inside(seg, b)) {
-    from = 0;
-    to = seg.n;
-  } else if (pid === undefined) {
-    perm = seg.byTs;
-    from = (b.loStrict ? upperBoundPerm : lowerBoundPerm)(seg.ts, perm, 0, seg.n, b.lo);
-    to = (b.hiStrict ? lowerBoundPerm : upperBoundPerm)(seg.ts, perm, from, seg.n, b.hi);
-  } else {
-    const run = seg.runs.get(pid);
-    if (run === undefined) return 0;
-    from = (b.loStrict ? upperBound : lowerBound)(seg.ts, run.start, run.end, b.lo);
-    to = (b.hiStrict ? lowerBound : upperBound)(seg.ts, from, run.end, b.hi);
-  }
-  if (from >= to) return 0;
+  const r = segmentRange(seg, pid, b, true);
+  if (r === null) return 0;
+  const { from, to, perm } = r;
   if (seg.minSeq > afterSeq && seg.maxSeq <= maxSeq) return to - from;
   // The segment holds rows outside the snapshot's sequence bounds: check each row of the range.
   const { seq, seqBase } = seg;

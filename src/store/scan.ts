@@ -65,11 +65,14 @@ export function overlaps(seg: Segment, b: Bounds): boolean {
   return true;
 }
 
-export function segmentCursor(seg: Segment, pid: number | undefined, b: Bounds, step: 1 | -1, anyOrder: boolean): Cursor | null {
-  let from: number, to: number, perm: Uint32Array | null;
+/**
+ * Positions [from, to) of seg's rows within the bounds (and of project pid, when given): in the
+ * project's run, in ts order through `perm`, or (anyOrder, every row inside) in storage order; null when none.
+ */
+export function segmentRange(seg: Segment, pid: number | undefined, b: Bounds, anyOrder: boolean): { from: number; to: number; perm: Uint32Array | null } | null {
+  let from: number, to: number, perm: Uint32Array | null = null;
   if (pid === undefined && anyOrder && inside(seg, b)) {
     // Every row qualifies and order does not matter: read in storage order (sequential memory, no permutation).
-    perm = null;
     from = 0;
     to = seg.n;
   } else if (pid === undefined) {
@@ -79,12 +82,16 @@ export function segmentCursor(seg: Segment, pid: number | undefined, b: Bounds, 
   } else {
     const run = seg.runs.get(pid);
     if (run === undefined) return null;
-    perm = null;
     from = (b.loStrict ? upperBound : lowerBound)(seg.ts, run.start, run.end, b.lo);
     to = (b.hiStrict ? lowerBound : upperBound)(seg.ts, from, run.end, b.hi);
   }
-  if (from >= to) return null;
-  return step === 1 ? new Cursor(seg, perm, from, to, 1) : new Cursor(seg, perm, to - 1, from - 1, -1);
+  return from < to ? { from, to, perm } : null;
+}
+
+export function segmentCursor(seg: Segment, pid: number | undefined, b: Bounds, step: 1 | -1, anyOrder: boolean): Cursor | null {
+  const r = segmentRange(seg, pid, b, anyOrder);
+  if (r === null) return null;
+  return step === 1 ? new Cursor(seg, r.perm, r.from, r.to, 1) : new Cursor(seg, r.perm, r.to - 1, r.from - 1, -1);
 }
 
 /** Is every row of seg within the bounds? */
