@@ -3,14 +3,13 @@
 // as each generator's own floor, against raw uWS serving the same bytes. Prints markdown tables.   Run: node --import tsx bench/p99-half-rate.ts [seconds] [rounds]
 
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './http-bench.ts';
 import type { OpenLoopFigure } from './open-loop.ts';
 import { ensureWrk, openLoopRun, wrk, type WrkFigure } from './serving-load.ts';
 import { buildOpenLoopC, openLoopC } from './open-loop-c.ts';
-import { api, startPinned, startRingqlPinned, TOKEN } from './serving-server.ts';
+import { api, startRawPinned, startRingqlPinned, TOKEN } from './serving-server.ts';
 
 const SECONDS = Number(process.argv[2] ?? 8);
 const ROUNDS = Number(process.argv[3] ?? 5);
@@ -30,14 +29,6 @@ async function halfRuns(base: string, rate: number, serverPid: number): Promise<
   return { node: await openLoopRun(base + PATH, o), c: await openLoopC(base + PATH, o) };
 }
 
-async function startRaw(body: Buffer): Promise<{ raw: ChildProcess; base: string }> {
-  const port = await freePort();
-  const file = join(tmp, `raw-${port}.bin`);
-  writeFileSync(file, body);
-  const raw = await startPinned(['bench/raw-uws-server.ts', String(port), file], {}, /raw uWS listening/);
-  return { raw, base: `http://127.0.0.1:${port}` };
-}
-
 async function main(): Promise<void> {
   await ensureWrk();
   await buildOpenLoopC();
@@ -48,7 +39,7 @@ async function main(): Promise<void> {
     const c = await api(base, PATH);
     if (c.status !== 200) throw new Error(`warm-up answered ${c.status}`);
     say(`cached answer ${c.body.length} B, X-Cache ${c.headers.get('x-cache')}/${c.headers.get('x-cache-kind')}`);
-    const r = await startRaw(c.body);
+    const r = await startRawPinned(c.body, tmp);
     raw = r.raw;
     const rounds: Round[] = [];
     for (let i = 0; i < ROUNDS; i++) {

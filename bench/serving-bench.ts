@@ -7,11 +7,10 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './http-bench.ts';
 import type { OpenLoopFigure } from './open-loop.ts';
 import { ensureWrk, luaScript, wrk, type WrkFigure } from './serving-load.ts';
 import { buildOpenLoopC, openLoopC } from './open-loop-c.ts';
-import { api, startPinned, startRingqlPinned, TOKEN } from './serving-server.ts';
+import { api, startRawPinned, startRingqlPinned, TOKEN } from './serving-server.ts';
 
 const SECONDS = Number(process.argv[2] ?? 8);
 const ROUNDS = Number(process.argv[3] ?? 3);
@@ -22,15 +21,6 @@ const CONNECTIONS = 32;
 const root = new URL('..', import.meta.url).pathname;
 const tmp = mkdtempSync(join(tmpdir(), 'ringql-serving-'));
 const say = (s: string): void => void process.stderr.write(`serving bench: ${s}\n`);
-
-/** Raw uWS on core 0 answering every GET with `body` (the bytes ringql sent for the same request). */
-async function startRaw(body: Buffer): Promise<{ raw: ChildProcess; base: string }> {
-  const port = await freePort();
-  const file = join(tmp, `raw-${port}.bin`);
-  writeFileSync(file, body);
-  const raw = await startPinned(['bench/raw-uws-server.ts', String(port), file], {}, /raw uWS listening/);
-  return { raw, base: `http://127.0.0.1:${port}` };
-}
 
 /** Peak resident growth of the server (VmHWM after minus VmRSS before, the peak reset first) while one answer is read. */
 async function rssGrowth(pid: number, base: string, path: string, accept: string): Promise<{ growthMiB: number; bodyMiB: number; streamed: boolean }> {
@@ -95,8 +85,8 @@ export async function servingBench(seconds: number, roundCount: number): Promise
     const l = await api(base, logs);
     if (c.status !== 200 || l.status !== 200 || l.body.length < 1000) throw new Error(`warm-up answered ${c.status}/${l.status} (${l.body.length} B)`);
     say(`cached usage.api-counts: ${c.body.length} B, X-Cache ${c.headers.get('x-cache')}/${c.headers.get('x-cache-kind')}; logs.all ${l.body.length} B`);
-    const rawCached = await startRaw(c.body);
-    const rawLogs = await startRaw(l.body);
+    const rawCached = await startRawPinned(c.body, tmp);
+    const rawLogs = await startRawPinned(l.body, tmp);
     raws.push(rawCached.raw, rawLogs.raw);
     const rotate = luaScript(tmp, { rotate: { param: 'iso_timestamp_start' } });
     const load = (url: string, pid: number, script?: string): Promise<WrkFigure> =>

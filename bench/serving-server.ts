@@ -2,6 +2,7 @@
 // ingested into it over HTTP, and a small fetch helper carrying the bench token.
 
 import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateEvents } from '../src/gen/generate.ts';
 import { freePort } from './http-bench.ts';
@@ -52,4 +53,13 @@ export async function startRingqlPinned(tmp: string, events: number, nodeArgs: s
   const base = `http://127.0.0.1:${port}`;
   await ingest(base, events);
   return { server, base };
+}
+
+/** Raw uWS on core 0 answering every GET with `body` (the bytes ringql sent for the same request); its file goes in `dir`. */
+export async function startRawPinned(body: Buffer, dir: string): Promise<{ raw: ChildProcess; base: string }> {
+  const port = await freePort();
+  const file = join(dir, `raw-${port}.bin`);
+  writeFileSync(file, body);
+  const raw = await startPinned(['bench/raw-uws-server.ts', String(port), file], {}, /raw uWS listening/);
+  return { raw, base: `http://127.0.0.1:${port}` };
 }
