@@ -1,5 +1,6 @@
 /* N-API entry point of ringql's ingest addon: transform(body, ndjson, maxDepth, maxStringBytes,
- * nowUs, projectPath, hotPaths, idSeed) → {n, rows, meta, strs, strEnds, descs, descEnds} or a reason string. */
+ * nowUs, projectPath, hotPaths, idSeed) → {n, rows, meta, strs, strEnds, descs, descEnds} or a reason string;
+ * gather(dst, at, src, ranges, count) copies byte ranges of src end to end into dst (a seal's row copies). */
 #include <node_api.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,10 +125,51 @@ out:
   return ret;
 }
 
+/* gather(dst, at, src, ranges, count): copies src[ranges[2k], ranges[2k + 1]) for k < count end to end
+ * into dst from byte `at`; returns the bytes copied. Throws a RangeError (copying nothing) when a range
+ * lies outside src or the whole does not fit in dst. */
+static napi_value gather(napi_env env, napi_callback_info info) {
+  size_t argc = 5;
+  napi_value argv[5], ret = NULL;
+  void *dst, *src, *rv;
+  size_t dlen, slen, rlen, roff;
+  napi_typedarray_type rt;
+  napi_value rab;
+  double at;
+  uint32_t count;
+  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  if (argc < 5) { napi_throw_type_error(env, NULL, "gather takes 5 arguments"); goto out; }
+  CHECK(napi_get_buffer_info(env, argv[0], &dst, &dlen));
+  CHECK(napi_get_value_double(env, argv[1], &at));
+  CHECK(napi_get_buffer_info(env, argv[2], &src, &slen));
+  CHECK(napi_get_typedarray_info(env, argv[3], &rt, &rlen, &rv, &rab, &roff));
+  CHECK(napi_get_value_uint32(env, argv[4], &count));
+  if (rt != napi_float64_array || (size_t)count * 2 > rlen) { napi_throw_type_error(env, NULL, "gather: ranges must be a Float64Array of 2 × count numbers"); goto out; }
+  const double *r = rv;
+  double total = 0;
+  for (uint32_t k = 0; k < count; k++) {
+    double a = r[2 * k], b = r[2 * k + 1];
+    if (!(a >= 0 && b >= a && b <= (double)slen)) { napi_throw_range_error(env, NULL, "gather: a range outside the source"); goto out; }
+    total += b - a;
+  }
+  if (!(at >= 0 && at + total <= (double)dlen)) { napi_throw_range_error(env, NULL, "gather: the ranges do not fit in the target"); goto out; }
+  uint8_t *d = (uint8_t *)dst + (size_t)at;
+  for (uint32_t k = 0; k < count; k++) {
+    size_t a = (size_t)r[2 * k], n = (size_t)r[2 * k + 1] - a;
+    memcpy(d, (const uint8_t *)src + a, n);
+    d += n;
+  }
+  CHECK(napi_create_double(env, total, &ret));
+out:
+  return ret;
+}
+
 static napi_value init(napi_env env, napi_value exports) {
   napi_value fn;
   napi_create_function(env, "transform", NAPI_AUTO_LENGTH, transform, NULL, &fn);
   napi_set_named_property(env, exports, "transform", fn);
+  napi_create_function(env, "gather", NAPI_AUTO_LENGTH, gather, NULL, &fn);
+  napi_set_named_property(env, exports, "gather", fn);
   return exports;
 }
 

@@ -22,6 +22,8 @@ interface Addon {
     body: Buffer, ndjson: boolean, maxDepth: number, maxStringBytes: number, nowUs: number,
     projectPath: readonly string[], hotPaths: readonly (readonly string[])[], idSeed: Buffer,
   ): NativeBatch | string;
+  /** Copies src[ranges[2k], ranges[2k + 1]) for k < count end to end into dst from `at`; returns the bytes copied (RangeError when out of bounds). */
+  gather(dst: Buffer, at: number, src: Buffer, ranges: Float64Array, count: number): number;
 }
 
 // From the checkout's root, so the compiled server in dist/ loads the same build as the TypeScript one.
@@ -32,7 +34,7 @@ export function loadIngestAddon(path = ADDON_PATH): Addon {
   const require = createRequire(import.meta.url);
   try {
     const mod = require(path) as Addon;
-    if (typeof mod.transform !== 'function') throw new Error('it has no transform function');
+    if (typeof mod.transform !== 'function' || typeof mod.gather !== 'function') throw new Error('it has no transform or gather function (a stale build?)');
     return mod;
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);

@@ -2,6 +2,7 @@
 // off-heap slab; replaced (never truncated) when sealed, so a scan in flight keeps what it started with.
 
 import type { RowData } from './row-data.ts';
+import { INGEST_ADDON } from './native-ingest.ts';
 
 /** Unsorted rows taking appends; replaced (never truncated) when sealed. */
 export class OpenSegment implements RowData {
@@ -110,6 +111,17 @@ export class OpenSegment implements RowData {
   extraBytesOf(r: number): number { return this.end(r) - this.split[r]!; }
   copyRow(r: number, out: Buffer, at: number): number {
     return this.slab.copy(out, at, this.off[r]!, this.end(r));
+  }
+
+  /** Copies rows[0, count) end to end into out from `at` with one native call (a seal's copies); returns the bytes copied. */
+  gatherRows(rows: Uint32Array, count: number, out: Buffer, at: number): number {
+    const ranges = new Float64Array(2 * count);
+    for (let k = 0; k < count; k++) {
+      const r = rows[k]!;
+      ranges[2 * k] = this.off[r]!;
+      ranges[2 * k + 1] = this.end(r);
+    }
+    return INGEST_ADDON.gather(out, at, this.slab, ranges, count);
   }
 
   /** Row indices in ascending ts order, cached until the next append (rows are only ever appended). */

@@ -120,6 +120,11 @@ export class BlockRowsBuilder implements RowBytesBuilder {
   private ends: number[] = [0];
   private jsonEnds: number[] = [];
   private pending: number[] = [];
+  /** Rows of gatherSrc added but not copied yet: they go end to end from slab byte gatherAt, in one call per block. */
+  private gatherSrc: RowSource | null = null;
+  private gatherList: Uint32Array | null = null;
+  private gatherCount = 0;
+  private gatherAt = 0;
 
   constructor(n: number, private readonly codec: BlockCodec) {
     this.blk = new Uint32Array(n);
@@ -151,6 +156,7 @@ export class BlockRowsBuilder implements RowBytesBuilder {
       for (const [b, bytes] of this.keptBytes) if (!this.keepsWhole(b)) total += bytes;
       this.slab = Buffer.allocUnsafeSlow(Math.max(total, len));
     } else if (this.base + this.at + len > this.slab.length) {
+      this.copyDeferred();
       const rest = Buffer.allocUnsafeSlow(Math.max(this.at + len, this.codec.blockBytes * 2));
       this.slab.copy(rest, 0, this.base, this.base + this.at);
       this.slab = rest;
@@ -177,7 +183,8 @@ export class BlockRowsBuilder implements RowBytesBuilder {
       // Repacking a block: decode it here, not through the shared cache (no query wants it).
       const k = (srcRows as BlockRows).slotOf(r);
       this.decodedOnce(b).copy(slab, to, b.ends[k]!, b.ends[k + 1]!);
-    } else src.copyRow(r, slab, to);
+    } else if (src.gatherRows !== undefined) this.defer(src, r, to);
+    else src.copyRow(r, slab, to);
     this.jsonEnds.push(this.at + jl);
     this.at += len;
     this.ends.push(this.at);
@@ -193,7 +200,22 @@ export class BlockRowsBuilder implements RowBytesBuilder {
     return this.lastRaw!;
   }
 
+  /** Row r of src goes to slab byte `to`, copied with the rest of its block's rows (copyDeferred). */
+  private defer(src: RowSource, r: number, to: number): void {
+    if (this.gatherSrc !== src) { this.copyDeferred(); this.gatherSrc = src; }
+    if (this.gatherCount === 0) this.gatherAt = to;
+    this.gatherList ??= new Uint32Array(Math.min(this.blk.length, MAX_BLOCK_ROWS));
+    this.gatherList[this.gatherCount++] = r;
+  }
+
+  private copyDeferred(): void {
+    if (this.gatherCount === 0) return;
+    this.gatherSrc!.gatherRows!(this.gatherList!, this.gatherCount, this.slab!, this.gatherAt);
+    this.gatherCount = 0;
+  }
+
   private flush(): void {
+    this.copyDeferred();
     if (this.pending.length === 0) return;
     const raw = this.slab!.subarray(this.base, this.base + this.at);
     const ends = uintArrayFor(this.ends.length, this.at);

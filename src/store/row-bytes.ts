@@ -24,6 +24,8 @@ export interface RowSource {
   jsonBytesOf(r: number): number;
   extraBytesOf(r: number): number;
   copyRow(r: number, out: Buffer, at: number): number;
+  /** When present: copies rows[0, count) end to end into out from `at` in one call (as copyRow of each would). */
+  gatherRows?(rows: Uint32Array, count: number, out: Buffer, at: number): number;
 }
 
 /** Builds a segment's RowBytes row by row, in storage order. */

@@ -8,6 +8,7 @@ import { narrowed, type UintArray } from './narrow.ts';
 import { SlabRowsBuilder, type RowBytesBuilder } from './row-bytes.ts';
 import { BlockRowsBuilder } from './row-blocks.ts';
 import type { BlockCodec } from './block-codec.ts';
+import { sealOrder } from './seal-order.ts';
 
 /**
  * Copies rows into a new sealed segment. `order` lists rows in (pid, ts) order; row r < na is a's row
@@ -65,11 +66,8 @@ function sortByTs(ts: Float64Array, seq: UintArray): Uint32Array {
 
 /** Seals the open segment's rows with ts >= w into a sorted segment (null when none remain). */
 export function sealOpen(open: OpenSegment, w: number, codec: BlockCodec | null = null): Segment | null {
-  const { ts, pid, seq } = open;
-  const keep: number[] = [];
-  for (let i = 0; i < ts.length; i++) if (ts[i]! >= w) keep.push(i);
-  const order = Uint32Array.from(keep).sort((a, b) => pid[a]! - pid[b]! || ts[a]! - ts[b]! || seq[a]! - seq[b]!);
-  return build(open, null, Infinity, order, order.length, codec, sortByTs);
+  const { order, byTs } = sealOrder(open.ts, open.seq, open.pid, w);
+  return build(open, null, Infinity, order, order.length, codec, () => byTs);
 }
 
 /** Open rows with ts >= w, as a fresh open segment (the old arrays stay intact for scans in flight). */
