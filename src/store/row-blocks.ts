@@ -136,10 +136,31 @@ export class BlockRowsBuilder implements RowBytesBuilder {
       if (src !== undefined) this.copyBytes += src.jsonBytesOf(r) + src.extraBytesOf(r);
       return;
     }
-    const b = srcRows.blockOf(r);
-    this.kept.set(b, (this.kept.get(b) ?? 0) + 1);
-    this.keptBytes.set(b, (this.keptBytes.get(b) ?? 0) + srcRows.jsonBytesOf(r) + srcRows.extraBytesOf(r));
+    // Rows come in runs from one block (a merge interleaves its inputs by project): counted per run, not per row in the maps.
+    const b = srcRows.blockOf(r), k = srcRows.slotOf(r);
+    if (b !== this.runBlock) { this.endRun(); this.runBlock = b; }
+    this.runRows++;
+    this.runBytes += b.ends[k + 1]! - b.ends[k]!;
   }
+
+  /** The block whose rows count() is counting, and its rows and bytes so far (not yet in kept / keptBytes). */
+  private runBlock: Block | null = null;
+  private runRows = 0;
+  private runBytes = 0;
+
+  private endRun(): void {
+    const b = this.runBlock;
+    if (b === null) return;
+    this.kept.set(b, (this.kept.get(b) ?? 0) + this.runRows);
+    this.keptBytes.set(b, (this.keptBytes.get(b) ?? 0) + this.runBytes);
+    this.runBlock = null;
+    this.runRows = this.runBytes = 0;
+  }
+
+  /** The last block add() saw: whether it is kept whole, and its index in `blocks` (-1 not yet). */
+  private addBlock: Block | null = null;
+  private addWhole = false;
+  private addIndex = -1;
 
   /**
    * Referenced as it is: a block of at least half the block size keeping at least half its rows (so a
@@ -151,6 +172,7 @@ export class BlockRowsBuilder implements RowBytesBuilder {
 
   /** The slab with room for len more bytes (sized by the first pass; a fresh one if it was skipped). */
   private slabFor(len: number): Buffer {
+    this.endRun();
     if (this.slab === null) {
       let total = this.copyBytes;
       for (const [b, bytes] of this.keptBytes) if (!this.keepsWhole(b)) total += bytes;
@@ -168,11 +190,20 @@ export class BlockRowsBuilder implements RowBytesBuilder {
   add(src: RowSource, srcRows: RowBytes | null, r: number): void {
     const i = this.i++;
     const b = srcRows instanceof BlockRows ? srcRows.blockOf(r) : null;
+    if (b !== null && b !== this.addBlock) {
+      this.endRun();
+      this.addBlock = b;
+      this.addWhole = this.keepsWhole(b);
+      this.addIndex = -1;
+    }
     // Full blocks are referenced; rows of small or mostly evicted ones are packed into new blocks.
-    if (b !== null && this.keepsWhole(b)) {
-      let bi = this.index.get(b);
-      if (bi === undefined) { bi = this.blocks.length; this.blocks.push(b); this.index.set(b, bi); }
-      this.blk[i] = bi;
+    if (b !== null && this.addWhole) {
+      if (this.addIndex < 0) {
+        let bi = this.index.get(b);
+        if (bi === undefined) { bi = this.blocks.length; this.blocks.push(b); this.index.set(b, bi); }
+        this.addIndex = bi;
+      }
+      this.blk[i] = this.addIndex;
       this.slot[i] = (srcRows as BlockRows).slotOf(r);
       return;
     }
