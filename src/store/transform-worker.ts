@@ -5,6 +5,7 @@ import { parentPort } from 'node:worker_threads';
 import { Compressor } from 'zstd-napi';
 import { runTransform, type TransformRequest } from './byte-batch.ts';
 import type { NativeBatch } from './native-ingest.ts';
+import { transferableBatch } from './transfer-batch.ts';
 
 /** A job posted to the thread: one body to transform, or one sealed block's raw bytes to compress. */
 export type TransformJob = { id: number; req: TransformRequest } | { id: number; block: CompressJob };
@@ -42,13 +43,6 @@ function compressBlock(job: CompressJob): Uint8Array {
   return out;
 }
 
-/** The buffers of `b`, each once (two views may share one), to hand over without a copy. */
-function transferables(b: NativeBatch): ArrayBuffer[] {
-  const set = new Set<ArrayBuffer>();
-  for (const v of [b.rows, b.meta, b.strs, b.strEnds, b.descs, b.descEnds]) if (v.byteLength > 0) set.add(v.buffer as ArrayBuffer);
-  return [...set];
-}
-
 function answer(job: TransformJob): void {
   let msg: TransformAnswer;
   try {
@@ -62,7 +56,8 @@ function answer(job: TransformJob): void {
     const b = runTransform({ ...req, body: Buffer.from(req.body.buffer, req.body.byteOffset, req.body.byteLength), idSeed: Buffer.from(req.idSeed.buffer, req.idSeed.byteOffset, req.idSeed.byteLength) });
     if (typeof b === 'string') msg = { id: job.id, declined: b };
     else {
-      parentPort!.postMessage({ id: job.id, batch: b } satisfies TransformAnswer, transferables(b));
+      const { batch, transfer } = transferableBatch(b);
+      parentPort!.postMessage({ id: job.id, batch } satisfies TransformAnswer, transfer);
       return;
     }
   } catch (e) {
