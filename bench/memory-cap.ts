@@ -90,7 +90,7 @@ class EventSource {
   }
 }
 
-interface Health { rows: Record<string, number>; memory_budget: { used_bytes: number; evicted_for_budget: number; process?: ProcessMemory } }
+interface Health { rows: Record<string, number>; memory_budget: { used_bytes: number; evicted_for_budget: number; checkpoint_in_flight?: number; process?: ProcessMemory } }
 
 /** Posts bodies (4 in flight) until `done()` says so; samples the tree RSS meanwhile. */
 async function ingestUntil(base: string, pid: number, src: EventSource, done: (h: Health) => boolean): Promise<{ events: number; bytes: number; firstBatchMax: number; maxRss: number }> {
@@ -145,7 +145,7 @@ export async function memoryCap(o: { capBytes: number; maxSeconds: number }): Pr
     const sent = await ingestUntil(base, child.pid!, src, (h) => {
       const held = h.rows['edge.logs.prod'] ?? 0, ev = h.memory_budget.evicted_for_budget;
       if (!turnedAt && ev > 0 && ev >= held) turnedAt = performance.now();
-      progress(`  cap ${(o.capBytes / 2 ** 20).toFixed(0)}M: ${held.toLocaleString()} held, ${ev.toLocaleString()} evicted for the budget, budget use ${(h.memory_budget.used_bytes / 2 ** 20).toFixed(0)} MiB, tree RSS ${(treeRssBytes(child.pid!) / 2 ** 20).toFixed(0)} MiB${procLine(h.memory_budget.process)}`);
+      progress(`  cap ${(o.capBytes / 2 ** 20).toFixed(0)}M: ${held.toLocaleString()} held, ${ev.toLocaleString()} evicted for the budget, budget use ${(h.memory_budget.used_bytes / 2 ** 20).toFixed(0)} MiB (checkpoint ${((h.memory_budget.checkpoint_in_flight ?? 0) / 2 ** 20).toFixed(0)}), tree RSS ${(treeRssBytes(child.pid!) / 2 ** 20).toFixed(0)} MiB${procLine(h.memory_budget.process)}`);
       return (turnedAt > 0 && performance.now() - turnedAt > 20_000) || performance.now() - t0 > o.maxSeconds * 1000;
     });
     const seconds = (performance.now() - t0) / 1000;

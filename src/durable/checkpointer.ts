@@ -17,14 +17,25 @@ export interface CheckpointPart {
   key: string;
   immutable: boolean;
   events: number;
-  /** The part's bytes; called during the snapshot, only for parts the checkpoint writes. */
+  /**
+   * The part's bytes as of the snapshot; called just before the part is written (one part at a time, so
+   * a checkpoint never holds every part's bytes at once), only for parts the checkpoint writes.
+   */
   chunks(): Buffer[];
+  /** Whether the part's events were evicted since the snapshot: the checkpoint then leaves it out (absent: never). */
+  evicted?(): boolean;
+  /** Bytes the part keeps alive outside the store while it waits to be written (absent or 0: the store still holds them). */
+  detachedBytes?(): number;
+  /** Bytes of chunks() that are the store's own buffers, not copies (a segment's compressed blocks). */
+  sharedBytes?(): number;
 }
 
 /** What the store offers a checkpoint: its sources' parts, taken in one synchronous call (null: cannot be checkpointed now). */
 export interface Checkpointable {
   readonly name: string;
   checkpointParts(): CheckpointPart[] | null;
+  /** The source's watermark now (µs; rows below it are evicted), recorded in the manifest when it is written. */
+  watermark?(): number;
 }
 
 export interface CheckpointReport {
@@ -40,6 +51,8 @@ export interface CheckpointReport {
 
 export const PART_SUFFIX = '.part';
 
+interface PartToWrite { file: string; source: string; part: CheckpointPart }
+
 export class Checkpointer {
   private last: Manifest | null;
   private running: Promise<CheckpointReport | null> | null = null;
@@ -47,6 +60,10 @@ export class Checkpointer {
 
   /** Bytes of the files the last manifest lists, and of the manifest. */
   private diskBytes = 0;
+
+  /** Parts of the running checkpoint not written yet, and the bytes of the one being written. */
+  private pending: PartToWrite[] = [];
+  private writingBytes = 0;
 
   /**
    * Without `settle`, checkpoint() takes its snapshot in the call itself. With it, the snapshot waits
@@ -81,8 +98,9 @@ export class Checkpointer {
   private async take(sources: readonly Checkpointable[]): Promise<CheckpointReport | null> {
     const t0 = performance.now();
     if (this.settle) await this.settle();
-    // The snapshot: synchronous, so the WAL position and the parts describe the same moment. Every part
-    // to write is encoded now too (a sealed part's columns may change later, e.g. by id compaction).
+    // The snapshot: synchronous, so the WAL position and the parts describe the same moment. A part's
+    // bytes are taken later, when it is written: the part keeps what it needs of that moment (a sealed
+    // segment's id columns, which compaction replaces rather than rewrites).
     const taken: { name: string; parts: CheckpointPart[] }[] = [];
     for (const s of sources) {
       const parts = s.checkpointParts();
@@ -92,7 +110,7 @@ export class Checkpointer {
     const walFrom = this.wal.rollForCheckpoint();
     const id = (this.last?.id ?? 0) + 1;
     const kept = new Set(this.last?.sources.flatMap((s) => s.parts.map((p) => p.file)) ?? []);
-    const toWrite: { file: string; source: string; part: CheckpointPart; chunks: Buffer[] }[] = [];
+    const toWrite: PartToWrite[] = [];
     const manifest: Manifest = { id, walFrom, createdUs: Date.now() * 1000, sources: [] };
     for (const s of taken) {
       const parts: ManifestPart[] = [];
@@ -100,25 +118,76 @@ export class Checkpointer {
         const file = partFileName(s.name, p.key, p.immutable ? null : id);
         parts.push({ key: p.key, file, events: p.events });
         if (p.immutable && kept.has(file)) continue;
-        toWrite.push({ file, source: s.name, part: p, chunks: p.chunks() });
+        toWrite.push({ file, source: s.name, part: p });
       }
       manifest.sources.push({ name: s.name, parts });
     }
-    let bytesWritten = 0;
-    // Framing (CRC over every byte) runs in slices between requests: the snapshot above is all that must be synchronous.
-    const slicer = new TimeSlicer();
-    for (const w of toWrite) {
-      const bytes = await encodePartFileSliced({ key: w.part.key, source: w.source, events: w.part.events }, w.chunks, slicer);
-      bytesWritten += bytes.reduce((n, b) => n + b.length, 0);
-      await writeFileAtomic(join(this.dir, w.file), bytes);
+    taken.length = 0; // the queue alone keeps the parts from here, so each goes once written or evicted
+    const { written, bytes: bytesWritten, pauses } = await this.writeParts(toWrite.splice(0), manifest);
+    // Eviction went on while the parts were written: the watermark of now hides what it took at a restore.
+    for (const [i, s] of manifest.sources.entries()) {
+      const wm = sources[i]!.watermark?.() ?? -Infinity;
+      if (Number.isFinite(wm)) s.watermarkUs = wm;
     }
     await writeManifest(this.dir, manifest);
     this.last = manifest;
     this.diskBytes = this.measure(manifest);
     const filesDeleted = this.wal.dropBefore(walFrom) + this.deleteUnlisted(manifest);
-    const report = { id, walFrom, partsWritten: toWrite.length, bytesWritten, filesDeleted, ms: performance.now() - t0, pauses: slicer.pauses };
+    const report = { id, walFrom, partsWritten: written, bytesWritten, filesDeleted, ms: performance.now() - t0, pauses };
     this.lastReport = report;
     return report;
+  }
+
+  /**
+   * Bytes the running checkpoint holds outside the store: the part being framed and written, and parts
+   * waiting their turn whose data the store let go of since the snapshot (Store.countCheckpoint counts them).
+   */
+  heldBytes(): number {
+    let n = this.writingBytes;
+    for (const w of this.pending) n += w.part.detachedBytes?.() ?? 0;
+    return n;
+  }
+
+  /**
+   * Writes the parts one at a time, taking each part's bytes just before writing it and letting them go
+   * right after; a part evicted meanwhile is left out of the manifest (its events are no longer held, and
+   * the log is cut only once the manifest is durable). Framing (CRC over every byte) runs in slices.
+   */
+  private async writeParts(queue: PartToWrite[], manifest: Manifest): Promise<{ written: number; bytes: number; pauses: number }> {
+    const slicer = new TimeSlicer();
+    const leftOut = new Set<string>();
+    let written = 0, bytes = 0;
+    this.pending = queue;
+    try {
+      for (;;) {
+        this.dropEvicted(leftOut);
+        const w = this.pending.shift();
+        if (w === undefined) break;
+        const chunks = w.part.chunks();
+        const total = chunks.reduce((n, c) => n + c.length, 0);
+        this.writingBytes = Math.max(0, (w.part.detachedBytes?.() ?? 0) + total - (w.part.sharedBytes?.() ?? 0));
+        const framed = await encodePartFileSliced({ key: w.part.key, source: w.source, events: w.part.events }, chunks, slicer);
+        bytes += framed.reduce((n, b) => n + b.length, 0);
+        await writeFileAtomic(join(this.dir, w.file), framed);
+        this.writingBytes = 0;
+        written++;
+      }
+    } finally {
+      this.pending = [];
+      this.writingBytes = 0;
+    }
+    for (const s of manifest.sources) s.parts = s.parts.filter((p) => !leftOut.has(p.file));
+    return { written, bytes, pauses: slicer.pauses };
+  }
+
+  /** Takes the parts evicted since the snapshot off the queue (so nothing keeps their data alive), noting their files. */
+  private dropEvicted(leftOut: Set<string>): void {
+    const keep: PartToWrite[] = [];
+    for (const w of this.pending) {
+      if (w.part.evicted?.()) leftOut.add(w.file);
+      else keep.push(w);
+    }
+    this.pending = keep;
   }
 
   /** Deletes part files (and leftover temporary files) the manifest does not list. */

@@ -88,6 +88,8 @@ export function recoverStore(store: Store, stateDir: string, cfg: DurabilityConf
   if (refused > 5) opts.log(`ringql: WARNING: ${refused} logged batches in all were refused at replay`);
   const wal = Wal.open({ dir, fsync: cfg.fsync, fsyncMs: cfg.fsyncMs, log: opts.log }, report.files);
   const checkpointer = new Checkpointer(ckDir, wal, opts.log, () => compressionCaughtUp());
+  // What a running checkpoint holds besides the store counts against RINGQL_MAX_MEMORY while it is held.
+  store.countCheckpoint(() => checkpointer.heldBytes());
   return { wal, report, refused, checkpointer, fromCheckpoint: fromCheckpoint && { id: fromCheckpoint.id, events: fromCheckpoint.events, bytes: fromCheckpoint.bytes, ms: fromCheckpoint.ms } };
 }
 
@@ -108,6 +110,9 @@ function restoreCheckpoint(store: Store, dir: string, opts: { discardCorrupt: bo
       continue;
     }
     source.restoreImage(parts);
+    // Rows the store evicted while that checkpoint wrote its parts stay evicted.
+    const wm = ck.manifest.sources.find((s) => s.name === name)?.watermarkUs;
+    if (wm !== undefined) source.raiseWatermark(wm);
     events += parts.reduce((n, p) => n + p.events, 0);
   }
   const ms = performance.now() - t0;
@@ -118,5 +123,5 @@ function restoreCheckpoint(store: Store, dir: string, opts: { discardCorrupt: bo
 
 /** The store's sources as the Checkpointer takes them. */
 export function checkpointSources(store: Store): Checkpointable[] {
-  return store.sources().map((s) => ({ name: s.def.name, checkpointParts: () => s.checkpointParts() }));
+  return store.sources().map((s) => ({ name: s.def.name, checkpointParts: () => s.checkpointParts(), watermark: () => s.watermarkUs() }));
 }

@@ -22,7 +22,11 @@ export interface Manifest {
   /** The first WAL file whose records are not in the parts; recovery replays from there. */
   walFrom: number;
   createdUs: number;
-  sources: { name: string; parts: ManifestPart[] }[];
+  /**
+   * `watermarkUs`: the source's watermark when the manifest was written (absent: none, or an older
+   * checkpoint). Rows below it were evicted by then; a restore hides them though the parts hold them.
+   */
+  sources: { name: string; parts: ManifestPart[]; watermarkUs?: number }[];
 }
 
 export function manifestPath(dir: string): string {
@@ -57,7 +61,7 @@ function isManifest(v: unknown): v is Manifest {
   if (!Number.isInteger(m.id) || !Number.isInteger(m.walFrom) || typeof m.createdUs !== 'number' || !Array.isArray(m.sources)) return false;
   return m.sources.every((s: unknown) => {
     const src = s as Partial<Manifest['sources'][number]>;
-    return typeof src.name === 'string' && Array.isArray(src.parts) &&
+    return typeof src.name === 'string' && Array.isArray(src.parts) && (src.watermarkUs === undefined || typeof src.watermarkUs === 'number') &&
       src.parts.every((p: Partial<ManifestPart>) => typeof p.key === 'string' && typeof p.file === 'string' && typeof p.events === 'number');
   });
 }

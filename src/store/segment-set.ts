@@ -244,9 +244,28 @@ export class SegmentSet {
     for (const seg of this.segments) {
       let base = this.segKeys.get(seg);
       if (base === undefined) this.segKeys.set(seg, (base = `${this.segKeyTag}.${++this.segKeyCount}`));
-      parts.push({ key: `${base}.e${hotEpoch}`, immutable: true, events: seg.n - seg.hidden, chunks: () => encodeSegment(seg, codecKey) });
+      parts.push(this.segmentPart(seg, `${base}.e${hotEpoch}`));
     }
     return parts;
+  }
+
+  /**
+   * A sealed segment as a checkpoint part whose bytes are encoded when the checkpoint writes it. Hot-id
+   * compaction replaces a sealed segment's id columns (never rewrites them), so the columns of this moment
+   * are kept here and encoded in place of the segment's own. Once the segment has left the set, its rows
+   * are evicted when all lie under the watermark (else a merge took them: the part is still needed).
+   */
+  private segmentPart(seg: Segment, key: string): ImagePart {
+    const hot = [...seg.hot];
+    const asOfNow = Object.create(seg, { hot: { value: hot } }) as Segment;
+    const gone = (): boolean => !this.segments.includes(seg);
+    return {
+      key, immutable: true, events: seg.n - seg.hidden,
+      chunks: () => encodeSegment(asOfNow, codecKey),
+      evicted: () => gone() && seg.maxTs < this.wm,
+      detachedBytes: () => (gone() ? seg.bytes : 0),
+      sharedBytes: () => (segmentHasBlocks(seg) ? (seg.rows as BlockRows).blocks.reduce((n, b) => n + (b.comp?.length ?? 0), 0) : 0),
+    };
   }
 
   /** Takes a checkpoint's codecs, watermark, eviction count, segments and open rows (into an empty set). */

@@ -15,6 +15,12 @@ export interface ImagePart {
   immutable: boolean;
   events: number;
   chunks(): Buffer[];
+  /** Whether the part's rows were evicted since the snapshot (a checkpoint then leaves it out). */
+  evicted?(): boolean;
+  /** Bytes the part keeps alive that the store no longer counts (its segment left the store). */
+  detachedBytes?(): number;
+  /** Bytes of chunks() that are the store's own buffers rather than copies. */
+  sharedBytes?(): number;
 }
 
 export interface HeadState {

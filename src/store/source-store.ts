@@ -368,6 +368,16 @@ export class SourceStore {
 
   // ---- eviction ----------------------------------------------------------------------------
 
+  /** The watermark (µs): rows below it are evicted. */
+  watermarkUs(): number {
+    return this.rows.wm;
+  }
+
+  /** Hides (evicts) the rows below `us`, as retention would (a restored checkpoint's later watermark). */
+  raiseWatermark(us: number): void {
+    this.rows.raiseWatermark(us);
+  }
+
   /** Retention at nowUs, then capacity. */
   evict(nowUs: number): void {
     this.rows.raiseWatermark(nowUs - this.config.retentionUs);

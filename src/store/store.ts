@@ -67,6 +67,8 @@ export interface MemoryStats {
   sources: Record<string, number>;
   decoded_block_cache: number;
   result_cache: number;
+  /** Bytes a running checkpoint holds outside the store (parts being written, segments it keeps after the store let them go). */
+  checkpoint_in_flight: number;
   /** Events evicted to keep within the budget since start. */
   evicted_for_budget: number;
   /** When the budget covers the whole process (countProcess): its RSS now, what it holds outside the counted bytes, and what the store may hold. */
@@ -92,6 +94,7 @@ export class Store {
   /** `hotPaths` per source name: record paths kept as dictionary columns (tests pass {} to compare). */
   /** Bytes held outside the store that count against the budget (the result cache's, once wired). */
   private external: () => number = () => 0;
+  private checkpointHeld: () => number = () => 0;
   private budgetEvicted = 0;
   private enforcing = false;
   /** Set by countProcess: the budget then bounds the process's RSS, not only the counted bytes. */
@@ -121,6 +124,11 @@ export class Store {
     this.external = bytes;
   }
 
+  /** Counts `bytes()` (what a running checkpoint holds outside the store: Checkpointer.heldBytes) against the budget too. */
+  countCheckpoint(bytes: () => number): void {
+    this.checkpointHeld = bytes;
+  }
+
   /**
    * Makes the budget bound the whole process: the store is then held to the budget less what the process
    * holds besides it (RSS − counted, sampled and smoothed by ProcessOverhead), never below a quarter of it.
@@ -134,8 +142,9 @@ export class Store {
     const sources: Record<string, number> = {};
     let used = 0;
     for (const s of this.list) { const b = s.residentBytes(); sources[s.def.name] = b; used += b; }
-    const decoded = blockCacheStats().bytes, ext = this.external();
-    const stats: MemoryStats = { max_bytes: this.config.maxMemory ?? Infinity, used_bytes: used + decoded + ext, sources, decoded_block_cache: decoded, result_cache: ext, evicted_for_budget: this.budgetEvicted };
+    const decoded = blockCacheStats().bytes, ext = this.external(), ck = this.checkpointHeld();
+    const stats: MemoryStats = { max_bytes: this.config.maxMemory ?? Infinity, used_bytes: used + decoded + ext + ck, sources, decoded_block_cache: decoded, result_cache: ext,
+      checkpoint_in_flight: ck, evicted_for_budget: this.budgetEvicted };
     if (this.overhead !== null) stats.process = this.processMemory();
     return stats;
   }
@@ -148,7 +157,7 @@ export class Store {
 
   /** Bytes the budget counts now (memoryStats().used_bytes without the breakdown). */
   private countedBytes(): number {
-    let used = blockCacheStats().bytes + this.external();
+    let used = blockCacheStats().bytes + this.external() + this.checkpointHeld();
     for (const s of this.list) used += s.residentBytes();
     return used;
   }

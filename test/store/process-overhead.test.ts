@@ -56,7 +56,7 @@ describe('the V8 heap limit npm start derives', () => {
     expect(heapLimitMbFromEnv({}, 8 * 2 ** 30)).toBe(2048); // budget: half of 8 GiB
     expect(heapLimitMbFromEnv({ RINGQL_MAX_MEMORY: '512M', RINGQL_HEAP_MB: '300' })).toBe(300);
     for (const bad of ['lots', '12.5', '10', '-1']) expect(() => heapLimitMbFromEnv({ RINGQL_HEAP_MB: bad })).toThrow(/RINGQL_HEAP_MB/);
-    expect(nodeFlags({ RINGQL_MAX_MEMORY: '4G' })).toEqual(['--max-old-space-size=2048']);
+    expect(nodeFlags({ RINGQL_MAX_MEMORY: '4G' })).toEqual(['--max-old-space-size=2048', '--max-semi-space-size=4']);
   });
 });
 
