@@ -12,7 +12,9 @@ export type RuleName =
   | 'HotBucketAggregate'
   | 'HashJoinOnEquiKeys'
   | 'BucketAggregateFromCache'
-  | 'CountFromRunIndex';
+  | 'CountFromRunIndex'
+  /** Logical (src/plan/prune-columns.ts): named on the projections it narrowed. */
+  | 'PruneUnusedColumns';
 
 type Logical<K extends Plan['k']> = Extract<Plan, { k: K }>;
 export type UnnestPlan = Logical<'unnest'>;

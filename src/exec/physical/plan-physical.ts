@@ -9,6 +9,7 @@ import { engineCounters } from '../../core/engine-counters.ts';
 import { columnUses, type ColumnUses } from '../column-uses.ts';
 import type { PartialsPlan, PhysicalNode, PhysicalPlan, RuleName } from './physical-plan.ts';
 import { derivedScan } from '../../plan/rules.ts';
+import { prunedProjection } from '../../plan/prune-columns.ts';
 import { hotUnnestFromDictionary } from './rules/hot-unnest-from-dictionary.ts';
 import { dictionaryPredicateFilter } from './rules/dictionary-predicate-filter.ts';
 import { hotBucketAggregate } from './rules/hot-bucket-aggregate.ts';
@@ -55,7 +56,7 @@ class Planner {
         }
         return { op: 'Filter', logical: p, input: this.node(p.input, null), rules: [] };
       }
-      case 'project': return { op: 'Project', logical: p, input: this.node(p.input, hint), rules: [] };
+      case 'project': return { op: 'Project', logical: p, input: this.node(p.input, hint), rules: prunedProjection(p) ? ['PruneUnusedColumns'] : [] };
       case 'unnest': {
         const hot = hotUnnestFromDictionary(p, this.uses);
         if (hot) return { op: 'HotUnnest', logical: p, hot, filter: null, rules: ['HotUnnestFromDictionary'] };
