@@ -11,10 +11,12 @@ import { children } from './explain.ts';
 import { pruneUnusedColumns } from './prune-columns.ts';
 import { kindClass, noteDecision, traced, type Const, type Revaluer } from './param-trace.ts';
 
-export function optimize(plan: Plan): Plan {
+/** `pruneColumns: false` leaves every projected column (the result-equality tests' reference plan). */
+export function optimize(plan: Plan, opts: { pruneColumns?: boolean } = {}): Plan {
   engineCounters.plans++;
   const p = pushFilters(plan);
-  const q = pruneUnusedColumns(eliminateSorts(p));
+  const sorted = eliminateSorts(p);
+  const q = opts.pruneColumns === false ? sorted : pruneUnusedColumns(sorted);
   relaxScanOrder(q, true);
   return q;
 }
