@@ -31,7 +31,8 @@ describe('PruneUnusedColumns on parsed SQL', () => {
     const sql = `with c as (select timestamp, id, event_message, metadata from ${EDGE} order by timestamp desc)
       select timestamp_trunc(timestamp, minute) as minute, count(*) as n from c group by minute order by minute`;
     expect(projections(logical(sql))).toEqual([['minute', 'n'], ['timestamp']]);
-    expect(physicalText(sql)).toMatch(/Project timestamp {2}\[PruneUnusedColumns\]/);
+    // With a counter that reads a column the aggregation stays general, and the narrowed projection shows.
+    expect(physicalText(sql.replace('count(*)', 'count(id)'))).toMatch(/HashAggregate .*\n +Project timestamp, id {2}\[PruneUnusedColumns\]/);
   });
 
   it('keeps one plain column when nothing above reads any (COUNT(*))', () => {

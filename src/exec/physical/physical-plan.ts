@@ -13,6 +13,7 @@ export type RuleName =
   | 'HashJoinOnEquiKeys'
   | 'BucketAggregateFromCache'
   | 'CountFromRunIndex'
+  | 'BucketCountFromTimestamps'
   /** Logical (src/plan/prune-columns.ts): named on the projections it narrowed. */
   | 'PruneUnusedColumns';
 
@@ -85,6 +86,7 @@ export type PhysicalNode = Base & (
   | { op: 'BucketAggregateFromCache'; logical: AggregatePlan; unit: string; scan: ScanPlan; partials: PhysicalNode; fill: PartialsPlan }
   /** COUNT(*)s with no GROUP BY, counted by the store over `scan`'s rows without reading them. */
   | { op: 'CountRows'; logical: AggregatePlan; scan: ScanPlan }
+  | { op: 'BucketCount'; logical: AggregatePlan; scan: ScanPlan; unit: string }
   | { op: 'Sort'; logical: Logical<'sort'>; input: PhysicalNode }
   | { op: 'Limit'; logical: Logical<'limit'>; input: PhysicalNode }
   | { op: 'Distinct'; logical: Logical<'distinct'>; input: PhysicalNode }
