@@ -21,6 +21,7 @@ import { DistinctExec } from './ops/distinct-exec.ts';
 import { SetOpExec } from './ops/set-op-exec.ts';
 import { SortExec } from './ops/sort-exec.ts';
 import { CountRowsExec } from './ops/count-rows-exec.ts';
+import { BucketCountExec } from './ops/bucket-count-exec.ts';
 import { groupKey, sqlEquals, type Value } from '../core/values.ts';
 import { planPhysical } from './physical/plan-physical.ts';
 import type { PhysicalNode, PhysicalPlan } from './physical/physical-plan.ts';
@@ -83,6 +84,11 @@ class Builder {
         return new AggregateExec(input, a.keys, a.aggs as Extract<BExpr, { k: 'agg' }>[], a.cols.map((c) => c.id), this.compileOn(input), ctx);
       }
       case 'CountRows': return new CountRowsExec(this.scanOf(n.scan), n.logical.cols.map((c) => c.id), ctx);
+      case 'BucketCount': {
+        // Counting needs no order: the scan reads storage order (column runs), the operator restores the groups' order.
+        const scan = this.scanOf(n.scan);
+        return new BucketCountExec(new ScanExec({ ...scan, order: 'any' }, ctx, null, [], true), scan.order, n.unit, n.logical.cols.map((c) => c.id), ctx);
+      }
       case 'HotBucketAggregate': {
         // Only selections are read (nextSelection): the scan hands over the segments' own columns.
         const hot = this.hotUnnest(n.hot, true);

@@ -1,18 +1,22 @@
 // Rewrite rules over the logical plan: push `project = const` and timestamp ranges into the scans
 // they restrict, satisfy ORDER BY timestamp from the scan's own order, and let scans feeding
-// order-insensitive operators (aggregates, sorts) run in whatever order is fastest.
+// order-insensitive operators (aggregates, sorts) run in whatever order is fastest; then drop the
+// projected columns nothing reads (PruneUnusedColumns, prune-columns.ts).
 
 import type { BExpr, Clock, Plan, ScanPlan } from './bound.ts';
 import { engineCounters } from '../core/engine-counters.ts';
 import { andAll, conjuncts } from './conjuncts.ts';
 import { originOf } from './origin-of.ts';
 import { children } from './explain.ts';
+import { pruneUnusedColumns } from './prune-columns.ts';
 import { kindClass, noteDecision, traced, type Const, type Revaluer } from './param-trace.ts';
 
-export function optimize(plan: Plan): Plan {
+/** `pruneColumns: false` leaves every projected column (the result-equality tests' reference plan). */
+export function optimize(plan: Plan, opts: { pruneColumns?: boolean } = {}): Plan {
   engineCounters.plans++;
   const p = pushFilters(plan);
-  const q = eliminateSorts(p);
+  const sorted = eliminateSorts(p);
+  const q = opts.pruneColumns === false ? sorted : pruneUnusedColumns(sorted);
   relaxScanOrder(q, true);
   return q;
 }

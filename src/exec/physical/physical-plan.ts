@@ -12,7 +12,10 @@ export type RuleName =
   | 'HotBucketAggregate'
   | 'HashJoinOnEquiKeys'
   | 'BucketAggregateFromCache'
-  | 'CountFromRunIndex';
+  | 'CountFromRunIndex'
+  | 'BucketCountFromTimestamps'
+  /** Logical (src/plan/prune-columns.ts): named on the projections it narrowed. */
+  | 'PruneUnusedColumns';
 
 type Logical<K extends Plan['k']> = Extract<Plan, { k: K }>;
 export type UnnestPlan = Logical<'unnest'>;
@@ -83,6 +86,7 @@ export type PhysicalNode = Base & (
   | { op: 'BucketAggregateFromCache'; logical: AggregatePlan; unit: string; scan: ScanPlan; partials: PhysicalNode; fill: PartialsPlan }
   /** COUNT(*)s with no GROUP BY, counted by the store over `scan`'s rows without reading them. */
   | { op: 'CountRows'; logical: AggregatePlan; scan: ScanPlan }
+  | { op: 'BucketCount'; logical: AggregatePlan; scan: ScanPlan; unit: string }
   | { op: 'Sort'; logical: Logical<'sort'>; input: PhysicalNode }
   | { op: 'Limit'; logical: Logical<'limit'>; input: PhysicalNode }
   | { op: 'Distinct'; logical: Logical<'distinct'>; input: PhysicalNode }

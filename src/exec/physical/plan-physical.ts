@@ -1,5 +1,5 @@
 // Logical plan → physical plan. At each node the named rules are tried in a fixed order:
-// BucketAggregateFromCache (only when asked), CountFromRunIndex, HotBucketAggregate, HotUnnestFromDictionary (with
+// BucketAggregateFromCache (only when asked), CountFromRunIndex, BucketCountFromTimestamps, HotBucketAggregate, HotUnnestFromDictionary (with
 // DictionaryPredicateFilter for a filter fused into it), HashJoinOnEquiKeys, then at scans
 // ProjectScanByTimeRange, TopNByTimeFromSortedSegments and LimitHintToScan. Nothing is decided later.
 
@@ -9,6 +9,7 @@ import { engineCounters } from '../../core/engine-counters.ts';
 import { columnUses, type ColumnUses } from '../column-uses.ts';
 import type { PartialsPlan, PhysicalNode, PhysicalPlan, RuleName } from './physical-plan.ts';
 import { derivedScan } from '../../plan/rules.ts';
+import { prunedProjection } from '../../plan/prune-columns.ts';
 import { hotUnnestFromDictionary } from './rules/hot-unnest-from-dictionary.ts';
 import { dictionaryPredicateFilter } from './rules/dictionary-predicate-filter.ts';
 import { hotBucketAggregate } from './rules/hot-bucket-aggregate.ts';
@@ -17,6 +18,7 @@ import { projectScanByTimeRange } from './rules/project-scan-by-time-range.ts';
 import { topNByTimeFromSortedSegments } from './rules/top-n-by-time-from-sorted-segments.ts';
 import { limitHintToScan } from './rules/limit-hint-to-scan.ts';
 import { countFromRunIndex } from './rules/count-from-run-index.ts';
+import { bucketCountFromTimestamps } from './rules/bucket-count-from-timestamps.ts';
 import { findBucketAggregate, minutePartialsPlan, type BucketShape } from './rules/bucket-aggregate-from-cache.ts';
 
 export interface PhysicalOptions {
@@ -55,7 +57,7 @@ class Planner {
         }
         return { op: 'Filter', logical: p, input: this.node(p.input, null), rules: [] };
       }
-      case 'project': return { op: 'Project', logical: p, input: this.node(p.input, hint), rules: [] };
+      case 'project': return { op: 'Project', logical: p, input: this.node(p.input, hint), rules: prunedProjection(p) ? ['PruneUnusedColumns'] : [] };
       case 'unnest': {
         const hot = hotUnnestFromDictionary(p, this.uses);
         if (hot) return { op: 'HotUnnest', logical: p, hot, filter: null, rules: ['HotUnnestFromDictionary'] };
@@ -84,6 +86,8 @@ class Planner {
     }
     const counted = countFromRunIndex(p);
     if (counted) return { op: 'CountRows', logical: p, scan: counted, rules: ['CountFromRunIndex'] };
+    const buckets = bucketCountFromTimestamps(p);
+    if (buckets) return { op: 'BucketCount', logical: p, scan: buckets.scan, unit: buckets.unit, rules: ['BucketCountFromTimestamps'] };
     const hot = hotBucketAggregate(p, this.uses);
     if (hot) {
       this.noteSubqueries(p.input);

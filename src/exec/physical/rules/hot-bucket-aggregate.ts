@@ -38,7 +38,7 @@ export function hotBucketAggregate(plan: AggregatePlan, uses: ColumnUses): HotBu
 }
 
 /** The unit of a single `TIMESTAMP_TRUNC(column, fixed unit)` key, else null. */
-function fixedTruncUnit(plan: AggregatePlan): string | null {
+export function fixedTruncUnit(plan: AggregatePlan): string | null {
   if (plan.keys.length !== 1) return null;
   const key = plan.keys[0]!;
   if (key.k !== 'call' || key.fn.name.toUpperCase() !== 'TIMESTAMP_TRUNC' || key.args.length !== 2) return null;
