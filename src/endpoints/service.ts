@@ -322,7 +322,7 @@ function described(r: RunResponse, prep: PreparedEndpoint, redacted: boolean, fo
   // Every field named (tsc fails here when RunResponse gains one), so nothing the cache set is lost.
   const out: { [K in keyof Required<RunResponse>]: RunResponse[K] } = {
     body: r.body, format: format ?? r.format, rowCount: r.rowCount, truncated: r.truncated, cache: r.cache, cacheKind: r.cacheKind,
-    ageSeconds: r.ageSeconds, timings: r.timings, rowsScanned: r.rowsScanned, streamed: r.streamed, redacted, endpoint: prep.def.name,
+    ageSeconds: r.ageSeconds, timings: r.timings, rowsScanned: r.rowsScanned, streamed: r.streamed, redacted, endpoint: prep.def.name, recyclable: r.recyclable,
   };
   return out;
 }
