@@ -110,7 +110,9 @@ export class EngineService implements QueryService {
     let memo = this.resolvedByParams.get(req.params);
     if (!memo || memo.endpoint !== req.endpoint || memo.accepted !== accepted || this.endpoints.find(memo.prep.def.id) !== memo.prep) {
       const prep = this.endpoints.find(req.endpoint);
-      if (!prep) return null;
+      // An endpoint that caches nothing is computed by run(), which resolves the parameters itself: a
+      // computed request (a new URL each time, as a rotated parameter is) need not resolve them twice.
+      if (!prep || prep.def.cache_duration_seconds <= 0) return null;
       try {
         memo = { endpoint: req.endpoint, prep, accepted, resolved: resolveRequest(prep, req.params, this.limits, accepted) };
       } catch {
