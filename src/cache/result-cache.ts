@@ -87,7 +87,9 @@ export class ResultCache {
       const release = ctx.gate.enter();
       try {
         this.counts.computations++;
-        return this.response(await executeRequestSliced(prep, req, redact, ctx.catalog, nowUs, ctx.budget, stream), 'MISS', 0);
+        const r = this.response(await executeRequestSliced(prep, req, redact, ctx.catalog, nowUs, ctx.budget, stream), 'MISS', 0);
+        r.recyclable = true;
+        return r;
       } finally {
         release();
       }

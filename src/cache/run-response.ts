@@ -27,4 +27,6 @@ export interface RunResponse {
   redacted?: boolean;
   /** The endpoint's name (however the request named it), for per-endpoint metrics. */
   endpoint?: string;
+  /** Nothing keeps `body` (computed for this request only): once written, its memory may be reused (core/body-pool.ts). */
+  recyclable?: boolean;
 }

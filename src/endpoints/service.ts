@@ -110,7 +110,9 @@ export class EngineService implements QueryService {
     let memo = this.resolvedByParams.get(req.params);
     if (!memo || memo.endpoint !== req.endpoint || memo.accepted !== accepted || this.endpoints.find(memo.prep.def.id) !== memo.prep) {
       const prep = this.endpoints.find(req.endpoint);
-      if (!prep) return null;
+      // An endpoint that caches nothing is computed by run(), which resolves the parameters itself: a
+      // computed request (a new URL each time, as a rotated parameter is) need not resolve them twice.
+      if (!prep || prep.def.cache_duration_seconds <= 0) return null;
       try {
         memo = { endpoint: req.endpoint, prep, accepted, resolved: resolveRequest(prep, req.params, this.limits, accepted) };
       } catch {
@@ -322,7 +324,7 @@ function described(r: RunResponse, prep: PreparedEndpoint, redacted: boolean, fo
   // Every field named (tsc fails here when RunResponse gains one), so nothing the cache set is lost.
   const out: { [K in keyof Required<RunResponse>]: RunResponse[K] } = {
     body: r.body, format: format ?? r.format, rowCount: r.rowCount, truncated: r.truncated, cache: r.cache, cacheKind: r.cacheKind,
-    ageSeconds: r.ageSeconds, timings: r.timings, rowsScanned: r.rowsScanned, streamed: r.streamed, redacted, endpoint: prep.def.name,
+    ageSeconds: r.ageSeconds, timings: r.timings, rowsScanned: r.rowsScanned, streamed: r.streamed, redacted, endpoint: prep.def.name, recyclable: r.recyclable,
   };
   return out;
 }

@@ -8,6 +8,7 @@ import type { Admission } from './admission.ts';
 import type { RequestKind } from './http-limits.ts';
 import { redactJsonText } from '../redact/redact-json.ts';
 import { redactString } from '../redact/redact-string.ts';
+import { recycleBody } from '../core/body-pool.ts';
 import { statusLine, type Reply } from './reply.ts';
 import { announcesBody, type RequestInfo } from './request-info.ts';
 
@@ -192,6 +193,7 @@ export class Exchange {
       this.endStream(reply);
       return;
     }
+    const own = reply.recyclable === true && Buffer.isBuffer(reply.body) ? reply.body : null;
     if (this.redacted) reply = redactReply(reply);
     const head = this.info.method === 'HEAD';
     const close = closeConnection || !this.bodyConsumed;
@@ -212,6 +214,8 @@ export class Exchange {
         else this.res.end(reply.body, close);
       }
     });
+    // uWS copied the bytes (to the socket or its own backpressure buffer): the body's memory is free again.
+    if (own) recycleBody(own);
     this.finish();
   }
 

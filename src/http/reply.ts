@@ -12,6 +12,8 @@ export interface Reply {
   bodyRedacted?: boolean;
   /** The body was streamed (Exchange.writeChunk): this is its last piece, and the head is already out. */
   streamed?: boolean;
+  /** Nothing else holds `body`: send() gives its memory back to core/body-pool.ts once uWS copied it. */
+  recyclable?: boolean;
 }
 
 export function jsonReply(status: number, value: unknown, headers?: [string, string][]): Reply {

@@ -61,6 +61,7 @@ export function runReply(r: RunResponse): Reply {
   const reply: Reply = { status: 200, body: r.body, headers: runHeaders(r), bodyRedacted: r.redacted === true };
   if (r.format && r.format !== 'json') reply.contentType = CONTENT_TYPES[r.format];
   if (r.streamed) reply.streamed = true;
+  if (r.recyclable) reply.recyclable = true;
   return reply;
 }
 
