@@ -14,8 +14,12 @@ const run = promisify(execFile);
 const root = new URL('..', import.meta.url).pathname;
 let built: string | null = null;
 
-/** isolated: own session (autogroup), SCHED_FIFO when permitted, sleeps until due; plain: the old busy-polling loop in the caller's session. */
-export type GeneratorMode = 'isolated' | 'plain';
+/**
+ * isolated: own session (autogroup), SCHED_FIFO when permitted, sleeps until due; plain: the old busy-polling
+ * loop in the caller's session; session: plain in its own session; sleep: own session, sleeping, SCHED_OTHER.
+ */
+export type GeneratorMode = 'isolated' | 'sleep' | 'session' | 'plain';
+export const GENERATOR_MODES: readonly GeneratorMode[] = ['isolated', 'sleep', 'session', 'plain'];
 
 export interface OpenLoopCFigure extends OpenLoopFigure {
   mode: GeneratorMode;

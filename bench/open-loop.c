@@ -2,10 +2,11 @@
  * one cannot hold: request k is due at start + k/rate; a due request goes out on any idle keep-alive
  * connection (FIFO), and its latency counts from its due time. Prints the same JSON, plus where its own lag went.
  *   Build: gcc -O2 -o open-loop bench/open-loop.c
- *   Run: open-loop <port> <path> <req/s> <seconds> <connections> <token> [isolated|plain]
+ *   Run: open-loop <port> <path> <req/s> <seconds> <connections> <token> [isolated|sleep|session|plain]
  * isolated (default): its own session (setsid, so its own autogroup), SCHED_FIFO when permitted (said in the
  * JSON when not), memory locked, and it sleeps in epoll_pwait2 until the next due time or answer instead of
- * spinning. plain: the old loop (same session as its parent, SCHED_OTHER, busy-polls epoll).
+ * spinning. plain: the old loop (same session as its parent, SCHED_OTHER, busy-polls epoll). session: plain
+ * in its own session; sleep: session, sleeping as isolated does (so each factor can be measured alone).
  * Every answer also carries the kernel's receive timestamp (SO_TIMESTAMPNS), so the time the answer sat in
  * the socket before this process read it (its read lag) is measured, and the latency to arrival beside it. */
 #define _GNU_SOURCE
@@ -94,15 +95,29 @@ static ssize_t read_stamped(conn_t *c, double *stamp) {
   return got;
 }
 
-/* Applies the isolated mode; writes what it got into `how` (JSON fields). */
-static void isolate(int isolated, char *how, size_t cap) {
-  if (!isolated) { snprintf(how, cap, "\"mode\":\"plain\",\"session\":\"parent's\",\"sched\":\"other\",\"pacing\":\"busy-poll\""); return; }
-  const char *session = setsid() >= 0 ? "own" : "parent's (setsid failed)";
-  mlockall(MCL_CURRENT | MCL_FUTURE);
-  struct sched_param sp = { .sched_priority = 10 };
-  char sched[128] = "fifo";
-  if (sched_setscheduler(0, SCHED_FIFO, &sp) != 0) snprintf(sched, sizeof sched, "other (SCHED_FIFO refused: %s)", strerror(errno));
-  snprintf(how, cap, "\"mode\":\"isolated\",\"session\":\"%s\",\"sched\":\"%s\",\"pacing\":\"sleep\"", session, sched);
+/* What a mode asks for: its own session (setsid: its own autogroup), SCHED_FIFO, sleeping until due. */
+typedef struct { int session, fifo, sleep; } mode_t_;
+
+static mode_t_ mode_of(const char *m) {
+  if (!strcmp(m, "plain")) return (mode_t_){ 0, 0, 0 };
+  if (!strcmp(m, "session")) return (mode_t_){ 1, 0, 0 };
+  if (!strcmp(m, "sleep")) return (mode_t_){ 1, 0, 1 };
+  if (!strcmp(m, "isolated")) return (mode_t_){ 1, 1, 1 };
+  fprintf(stderr, "open-loop: mode must be isolated, sleep, session or plain, not %s\n", m);
+  exit(2);
+}
+
+/* Applies mode `m` (named `name`); writes what it got into `how` (JSON fields). */
+static void isolate(const char *name, mode_t_ m, char *how, size_t cap) {
+  const char *session = !m.session ? "parent's" : setsid() >= 0 ? "own" : "parent's (setsid failed)";
+  char sched[128] = "other";
+  if (m.fifo) {
+    mlockall(MCL_CURRENT | MCL_FUTURE);
+    struct sched_param sp = { .sched_priority = 10 };
+    if (sched_setscheduler(0, SCHED_FIFO, &sp) == 0) snprintf(sched, sizeof sched, "fifo");
+    else snprintf(sched, sizeof sched, "other (SCHED_FIFO refused: %s)", strerror(errno));
+  }
+  snprintf(how, cap, "\"mode\":\"%s\",\"session\":\"%s\",\"sched\":\"%s\",\"pacing\":\"%s\"", name, session, sched, m.sleep ? "sleep" : "busy-poll");
 }
 
 /* How long the loop may sleep, ms: until the next due time (so each request's due moment is seen on time
@@ -119,11 +134,13 @@ static void wait_events(int ep, struct epoll_event *evs, int *n, int busy, doubl
 }
 
 int main(int argc, char **argv) {
-  if (argc < 7) { fprintf(stderr, "usage: open-loop <port> <path> <req/s> <seconds> <connections> <token> [isolated|plain]\n"); return 2; }
-  int port = atoi(argv[1]), nconn = atoi(argv[5]), isolated = argc < 8 || strcmp(argv[7], "plain") != 0;
+  if (argc < 7) { fprintf(stderr, "usage: open-loop <port> <path> <req/s> <seconds> <connections> <token> [isolated|sleep|session|plain]\n"); return 2; }
+  int port = atoi(argv[1]), nconn = atoi(argv[5]);
+  const char *mode = argc < 8 ? "isolated" : argv[7];
+  mode_t_ md = mode_of(mode);
   double rate = atof(argv[3]), seconds = atof(argv[4]);
   char req[4096], how[256];
-  isolate(isolated, how, sizeof how);
+  isolate(mode, md, how, sizeof how);
   int reqlen = snprintf(req, sizeof req, "GET %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nX-API-KEY: %s\r\n\r\n", argv[2], port, argv[6]);
   long total = (long)(rate * seconds), answered = 0, non200 = 0, sends = 0, next = 0, queued = 0;
   times_t tm = { calloc(total + 1, 8), calloc(total + 1, 8), calloc(total + 1, 8), calloc(total + 1, 8) };
@@ -163,7 +180,7 @@ int main(int argc, char **argv) {
     if (next >= total && answered + non200 >= total) break;
     if (t > t0 + seconds * 1000 + 10000) break; /* answers still missing 10 s after the last was due */
     int n;
-    wait_events(ep, evs, &n, !isolated, sleep_for(next, total, t0 + next * interval, now_ms()));
+    wait_events(ep, evs, &n, !md.sleep, sleep_for(next, total, t0 + next * interval, now_ms()));
     for (int k = 0; k < n; k++) {
       conn_t *c = &conns[evs[k].data.u32];
       double stamp = 0;

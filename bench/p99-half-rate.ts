@@ -1,19 +1,21 @@
 // Issue 18's p99 target alone: the cached usage.api-counts path's maximum rate (wrk, as serving-bench),
 // then the C open-loop generator (bench/open-loop.c) at half of it against ringql and, as the peer in the
 // same run, raw uWS serving the same bytes; isolated generator (the measure) and the old plain loop beside it.
-//   Run: node --import tsx bench/p99-half-rate.ts [seconds] [rounds]   (prints markdown tables)
+//   Run: node --import tsx bench/p99-half-rate.ts [seconds] [rounds] [modes, default isolated,plain]   (prints markdown)
 
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureWrk, wrk } from './serving-load.ts';
-import { buildOpenLoopC, openLoopC, type GeneratorMode, type OpenLoopCFigure } from './open-loop-c.ts';
+import { buildOpenLoopC, GENERATOR_MODES, openLoopC, type GeneratorMode, type OpenLoopCFigure } from './open-loop-c.ts';
 import { p99Report, type P99Round } from './p99-report.ts';
 import { api, startRawPinned, startRingqlPinned, TOKEN } from './serving-server.ts';
 
 const SECONDS = Number(process.argv[2] ?? 8);
 const ROUNDS = Number(process.argv[3] ?? 5);
+const MODES = (process.argv[4] ?? 'isolated,plain').split(',') as GeneratorMode[];
+for (const m of MODES) if (!GENERATOR_MODES.includes(m)) throw new Error(`p99 bench: generator mode ${m} is not one of ${GENERATOR_MODES.join(', ')}`);
 const EVENTS = 100_000;
 const PATH = '/api/endpoints/query/usage.api-counts?interval=hourly&project=default';
 const tmp = mkdtempSync(join(tmpdir(), 'ringql-p99-'));
@@ -42,14 +44,18 @@ async function main(): Promise<void> {
       const load = loadavg();
       const max = await wrk(base + PATH, { seconds: SECONDS, connections: 32, core: 1, token: TOKEN, serverPid: server.pid! });
       const target = Math.round(max.reqPerSec / 2);
-      const ringql = { isolated: await half(base, target, server.pid!, 'isolated'), plain: await half(base, target, server.pid!, 'plain') };
-      const rawHalf = { isolated: await half(r.base, target, raw.pid!, 'isolated'), plain: await half(r.base, target, raw.pid!, 'plain') };
+      const ringql: P99Round['ringql'] = {};
+      const rawHalf: P99Round['raw'] = {};
+      for (const m of MODES) {
+        ringql[m] = await half(base, target, server.pid!, m);
+        rawHalf[m] = await half(r.base, target, raw.pid!, m);
+        const g = ringql[m];
+        say(`round ${i + 1} (load ${load}): max ${max.reqPerSec.toFixed(0)} req/s; ${m} generator at ${target} req/s: p99 ringql ${g.p99ms.toFixed(3)} ms (generator late p99 ${g.lateP99ms.toFixed(3)}, read lag p99 ${g.readLagP99ms.toFixed(3)}; server waited ${g.serverWaitMsPerS.toFixed(1)} ms/s for a CPU), raw uWS ${rawHalf[m].p99ms.toFixed(3)} ms`);
+      }
       rounds.push({ max, target, ringql, raw: rawHalf, load });
-      const g = ringql.isolated;
-      say(`round ${i + 1} (load ${load}): max ${max.reqPerSec.toFixed(0)} req/s; p99 at ${target}: ringql ${g.p99ms.toFixed(3)} ms (generator late p99 ${g.lateP99ms.toFixed(3)}, read lag p99 ${g.readLagP99ms.toFixed(3)}; server waited ${g.serverWaitMsPerS.toFixed(1)} ms/s for a CPU), raw uWS ${rawHalf.isolated.p99ms.toFixed(3)} ms; plain generator: ringql ${ringql.plain.p99ms.toFixed(3)}, raw ${rawHalf.plain.p99ms.toFixed(3)} ms`);
     }
     const head = `Run: ${new Date().toISOString()}, \`node --import tsx bench/p99-half-rate.ts ${SECONDS} ${ROUNDS}\`; ${EVENTS} demo events; cached answer ${c.body.length} B. Load average at the end: ${loadavg()}.`;
-    process.stdout.write([head, '', ...p99Report(rounds)].join('\n') + '\n');
+    process.stdout.write([head, '', ...p99Report(rounds, MODES)].join('\n') + '\n');
   } finally {
     server.kill('SIGTERM');
     raw?.kill('SIGKILL');

@@ -8,8 +8,8 @@ import type { GeneratorMode, OpenLoopCFigure } from './open-loop-c.ts';
 export interface P99Round {
   max: WrkFigure;
   target: number;
-  ringql: Record<GeneratorMode, OpenLoopCFigure>;
-  raw: Record<GeneratorMode, OpenLoopCFigure>;
+  ringql: Partial<Record<GeneratorMode, OpenLoopCFigure>>;
+  raw: Partial<Record<GeneratorMode, OpenLoopCFigure>>;
   load: string;
 }
 
@@ -23,7 +23,7 @@ export function spread(xs: number[], d = 3): string {
 }
 
 function row(r: P99Round, i: number, who: 'ringql' | 'raw', mode: GeneratorMode): string {
-  const h = r[who][mode];
+  const h = r[who][mode]!;
   const gen = `${mode}: ${h.session} session, ${h.sched}, ${h.pacing}`;
   return `| ${i + 1} | ${who === 'ringql' ? 'ringql' : 'raw uWS'} | ${gen} | ${f(r.max.reqPerSec)} (${f(r.max.serverCpu, 2)} / ${f(r.max.wrkCpu, 2)}) | ${r.target} | ${f(h.reqPerSec)} | ${f(h.p50ms, 3)} | **${f(h.p99ms, 3)}** | ${f(h.p999ms, 3)} | ${f(h.maxms, 2)} | ${f(h.p99ArrivedMs, 3)} | ${f(h.p99FromSendMs, 3)} | ${f(h.lateP99ms, 3)} / ${f(h.readLagP99ms, 3)} / ${f(h.readLagMaxMs, 2)} | ${f(h.runDelayMs, 1)} | ${f(h.connWaitP99ms, 3)} | ${f(h.serverWaitMsPerS, 1)} | ${f(h.serverCpu, 2)} / ${f(h.cpu, 2)} | ${r.load} |`;
 }
@@ -34,28 +34,32 @@ const LEGEND = [
   '- *p99 to arrival*: the same, ending at the kernel\'s receive timestamp of the answer (SO_TIMESTAMPNS) instead of the generator\'s read: the latency without the generator\'s read lag.',
   '- *generator late / read lag / max*: due → the generator saw it due (p99: its own lateness at sending), and answer in the socket → read by the generator (p99, max). These two are all the generator adds; *queued for a connection* (seen due → written, p99) is waiting for one of the 16 connections to come free, i.e. for the server.',
   '- *generator waited for CPU*: ms the generator was runnable but not running over the run (schedstat); *server waited for CPU*: the same for the server\'s threads, per second of run: time the machine, not the server\'s work, held answers back.',
-  '- *isolated* is the measure (own session so its own autogroup, SCHED_FIFO when the bench runs as root, sleeps until the next due time); *plain* is the generator as it was before (the bench\'s session, SCHED_OTHER, busy-polls), kept to show what the generator did to the old figures.',
+  '- *isolated* is the measure (own session so its own autogroup, SCHED_FIFO when the bench runs as root, sleeps until the next due time); *plain* is the generator as it was before (the bench\'s session, SCHED_OTHER, busy-polls), kept to show what the generator did to the old figures; *session* (plain in its own session) and *sleep* (own session, sleeping, SCHED_OTHER) take one factor at a time.',
 ];
 
-/** The run table, then medians over the rounds. */
-export function p99Report(rounds: P99Round[]): string[] {
+/** The run table, then medians over the rounds (`modes`: the generator modes each round ran). */
+export function p99Report(rounds: P99Round[], modes: readonly GeneratorMode[]): string[] {
   const m = (g: (r: P99Round) => number, d = 3): string => spread(rounds.map(g), d);
   return [
     ...LEGEND,
     '',
     '| round | server | generator | max req/s by wrk -c32 (CPU server / wrk) | target req/s | answered req/s | p50 ms | p99 ms | p99.9 ms | max ms | p99 to arrival ms | p99 from send ms | generator late p99 / read lag p99 / max ms | generator waited for CPU ms | queued for a connection p99 ms | server waited for CPU ms/s | CPU server / generator | load avg before |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
-    ...rounds.flatMap((r, i) => [row(r, i, 'ringql', 'isolated'), row(r, i, 'raw', 'isolated'), row(r, i, 'ringql', 'plain'), row(r, i, 'raw', 'plain')]),
+    ...rounds.flatMap((r, i) => modes.flatMap((g) => [row(r, i, 'ringql', g), row(r, i, 'raw', g)])),
     '',
     '| measure over the rounds | median (min–max) |',
     '|---|---|',
-    `| **ringql p99 at half its max rate (isolated generator), ms** | **${m((r) => r.ringql.isolated.p99ms)}** |`,
-    `| raw uWS p99 at the same rate, same generator, ms | ${m((r) => r.raw.isolated.p99ms)} |`,
-    `| ringql / raw uWS p99 to arrival (without the generator's read lag), ms | ${m((r) => r.ringql.isolated.p99ArrivedMs)} / ${m((r) => r.raw.isolated.p99ArrivedMs)} |`,
-    `| generator late p99 / read lag p99 against ringql, ms | ${m((r) => r.ringql.isolated.lateP99ms)} / ${m((r) => r.ringql.isolated.readLagP99ms)} |`,
-    `| server waited for CPU, ringql / raw uWS, ms per s | ${m((r) => r.ringql.isolated.serverWaitMsPerS, 1)} / ${m((r) => r.raw.isolated.serverWaitMsPerS, 1)} |`,
-    `| plain (old) generator: ringql / raw uWS p99, ms | ${m((r) => r.ringql.plain.p99ms)} / ${m((r) => r.raw.plain.p99ms)} |`,
-    `| plain (old) generator: its late p99 / read lag p99 / CPU wait against ringql | ${m((r) => r.ringql.plain.lateP99ms)} / ${m((r) => r.ringql.plain.readLagP99ms)} / ${m((r) => r.ringql.plain.runDelayMs, 1)} ms |`,
+    ...modes.flatMap((g) => {
+      const x = (who: 'ringql' | 'raw', k: keyof OpenLoopCFigure, d = 3): string => m((r) => r[who][g]![k] as number, d);
+      const b = g === 'isolated' ? '**' : '';
+      return [
+        `| ${b}ringql p99 at half its max rate, ${g} generator, ms${b} | ${b}${x('ringql', 'p99ms')}${b} |`,
+        `| raw uWS p99 at the same rate, ${g} generator, ms | ${x('raw', 'p99ms')} |`,
+        `| ${g}: ringql / raw uWS p99 to arrival (without the generator's read lag), ms | ${x('ringql', 'p99ArrivedMs')} / ${x('raw', 'p99ArrivedMs')} |`,
+        `| ${g}: generator late p99 / read lag p99 / its CPU wait, against ringql, ms | ${x('ringql', 'lateP99ms')} / ${x('ringql', 'readLagP99ms')} / ${x('ringql', 'runDelayMs', 1)} |`,
+        `| ${g}: server waited for CPU, ringql / raw uWS, ms per s | ${x('ringql', 'serverWaitMsPerS', 1)} / ${x('raw', 'serverWaitMsPerS', 1)} |`,
+      ];
+    }),
     `| ringql max req/s | ${m((r) => r.max.reqPerSec, 0)} |`,
   ];
 }
