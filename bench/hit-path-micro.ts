@@ -48,7 +48,8 @@ async function main(): Promise<void> {
     forEach: (cb: (k: string, v: string) => void) => { for (const [k, v] of headers) cb(k, v); },
   } as unknown as HttpRequest;
   let bytes = 0;
-  // As uWS's native side reads a string (V8's Utf8Length flattens a concatenation into one new string).
+  // As uWS's native side reads a string (V8's Utf8Length flattens a concatenation into one new string); what
+  // else the native side allocates per call is not modelled: bench/hit-gc.ts measures a real server.
   const size = (x: string | ArrayBufferView): number => (typeof x === 'string' ? Buffer.byteLength(x) : x.byteLength);
   const res = {
     cork(cb: () => void) { cb(); return res; },
