@@ -1,7 +1,7 @@
 // Garbage collection while the cached path is served at a fixed rate (issue 18 p99): a ringql server
-// per source tree (this one, and e.g. an older commit's tree given as an argument) started with
+// per source tree (this one, or the roots given, e.g. an older commit's tree) started with
 // --trace-gc, the same open-loop runs against each in turn; scavenges and their pauses per 100k answers.
-//   Run: node --import tsx bench/hit-gc.ts <rate> <seconds> <rounds> [other tree root ...]
+//   Run: node --import tsx bench/hit-gc.ts <rate> <seconds> <rounds> [tree root ..., default this one]
 //   Extra node flags for every server (e.g. a fixed young generation): HIT_GC_NODE='--min-semi-space-size=16 …'
 
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -13,7 +13,10 @@ import { openLoopC, type OpenLoopCFigure } from './open-loop-c.ts';
 import { api, ingest, TOKEN } from './serving-server.ts';
 
 const [RATE, SECONDS, ROUNDS] = [Number(process.argv[2] ?? 20_000), Number(process.argv[3] ?? 6), Number(process.argv[4] ?? 3)];
-const TREES = [new URL('..', import.meta.url).pathname, ...process.argv.slice(5)];
+// Started in this order; the first one idles through the others' ingest, which changes how V8 sizes its
+// young generation (the same code measured first and second differed 10x in scavenges), so compare a tree
+// against another only in the same position, or swap them over two runs.
+const TREES = process.argv.length > 5 ? process.argv.slice(5) : [new URL('..', import.meta.url).pathname];
 const PATH = '/api/endpoints/query/usage.api-counts?interval=hourly&project=default';
 const tmp = mkdtempSync(join(tmpdir(), 'ringql-hit-gc-'));
 const NODE_FLAGS = (process.env.HIT_GC_NODE ?? '').split(' ').filter(Boolean);
