@@ -54,7 +54,7 @@ async function main(): Promise<void> {
       }
       rounds.push({ max, target, ringql, raw: rawHalf, load });
     }
-    const head = `Run: ${new Date().toISOString()}, \`node --import tsx bench/p99-half-rate.ts ${SECONDS} ${ROUNDS}\`; ${EVENTS} demo events; cached answer ${c.body.length} B. Load average at the end: ${loadavg()}.`;
+    const head = `Run: ${new Date().toISOString()}, \`node --import tsx bench/p99-half-rate.ts ${SECONDS} ${ROUNDS} ${MODES.join(',')}\`; ${EVENTS} demo events; cached answer ${c.body.length} B. Load average at the end: ${loadavg()}.`;
     process.stdout.write([head, '', ...p99Report(rounds, MODES)].join('\n') + '\n');
   } finally {
     server.kill('SIGTERM');
