@@ -40,9 +40,11 @@ export interface OpenLoopCFigure extends OpenLoopFigure {
   /** Generator: ms runnable but waiting for a CPU, and involuntary context switches, over the run. */
   runDelayMs: number;
   involuntarySwitches: number;
-  /** Server: CPU seconds ÷ wall seconds, and ms its threads were runnable but waiting for a CPU, per second of run. */
+  /** Server: CPU seconds ÷ wall seconds, and ms its main thread (the event loop that answers) was runnable but waiting for a CPU, per second of run. */
   serverCpu: number;
   serverWaitMsPerS: number;
+  /** The same for all its threads together (V8 and libuv helpers share its core). */
+  serverThreadsWaitMsPerS: number;
 }
 
 /** Path of the built generator; gcc comes from apt-get when this machine lacks it. */
@@ -60,10 +62,10 @@ export async function buildOpenLoopC(): Promise<string> {
   return out;
 }
 
-/** ms all of `pid`'s threads have spent runnable but waiting for a CPU (schedstat's run_delay), so far. */
-export function runDelayMs(pid: number): number {
+/** ms `pid`'s threads (only its main thread, the event loop, with `mainOnly`) have spent runnable but waiting for a CPU (schedstat's run_delay), so far. */
+export function runDelayMs(pid: number, mainOnly = false): number {
   let ns = 0;
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+  for (const tid of mainOnly ? [String(pid)] : readdirSync(`/proc/${pid}/task`)) {
     try {
       ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[1]);
     } catch {
@@ -85,12 +87,17 @@ function warnIfNotIsolated(f: OpenLoopCFigure): void {
 export async function openLoopC(url: string, o: { rate: number; seconds: number; connections: number; core: number; token: string; serverPid: number; mode?: GeneratorMode }): Promise<OpenLoopCFigure> {
   const bin = await buildOpenLoopC();
   const u = new URL(url);
-  const cpu0 = cpuSeconds(o.serverPid), wait0 = runDelayMs(o.serverPid);
+  const cpu0 = cpuSeconds(o.serverPid), wait0 = runDelayMs(o.serverPid, true), all0 = runDelayMs(o.serverPid);
   const t0 = performance.now();
   const args = ['-c', String(o.core), bin, u.port, u.pathname + u.search, String(o.rate), String(o.seconds), String(o.connections), o.token, o.mode ?? 'isolated'];
   const { stdout } = await run('taskset', args, { maxBuffer: 1 << 20 });
   const wall = (performance.now() - t0) / 1000;
-  const f = { ...(JSON.parse(stdout) as Omit<OpenLoopCFigure, 'serverCpu' | 'serverWaitMsPerS'>), serverCpu: (cpuSeconds(o.serverPid) - cpu0) / wall, serverWaitMsPerS: (runDelayMs(o.serverPid) - wait0) / wall };
+  const f = {
+    ...(JSON.parse(stdout) as Omit<OpenLoopCFigure, 'serverCpu' | 'serverWaitMsPerS' | 'serverThreadsWaitMsPerS'>),
+    serverCpu: (cpuSeconds(o.serverPid) - cpu0) / wall,
+    serverWaitMsPerS: (runDelayMs(o.serverPid, true) - wait0) / wall,
+    serverThreadsWaitMsPerS: (runDelayMs(o.serverPid) - all0) / wall,
+  };
   warnIfNotIsolated(f);
   return f;
 }

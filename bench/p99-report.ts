@@ -25,7 +25,7 @@ export function spread(xs: number[], d = 3): string {
 function row(r: P99Round, i: number, who: 'ringql' | 'raw', mode: GeneratorMode): string {
   const h = r[who][mode]!;
   const gen = `${mode}: ${h.session} session, ${h.sched}, ${h.pacing}`;
-  return `| ${i + 1} | ${who === 'ringql' ? 'ringql' : 'raw uWS'} | ${gen} | ${f(r.max.reqPerSec)} (${f(r.max.serverCpu, 2)} / ${f(r.max.wrkCpu, 2)}) | ${r.target} | ${f(h.reqPerSec)} | ${f(h.p50ms, 3)} | **${f(h.p99ms, 3)}** | ${f(h.p999ms, 3)} | ${f(h.maxms, 2)} | ${f(h.p99ArrivedMs, 3)} | ${f(h.p99FromSendMs, 3)} | ${f(h.lateP99ms, 3)} / ${f(h.readLagP99ms, 3)} / ${f(h.readLagMaxMs, 2)} | ${f(h.runDelayMs, 1)} | ${f(h.connWaitP99ms, 3)} | ${f(h.serverWaitMsPerS, 1)} | ${f(h.serverCpu, 2)} / ${f(h.cpu, 2)} | ${r.load} |`;
+  return `| ${i + 1} | ${who === 'ringql' ? 'ringql' : 'raw uWS'} | ${gen} | ${f(r.max.reqPerSec)} (${f(r.max.serverCpu, 2)} / ${f(r.max.wrkCpu, 2)}) | ${r.target} | ${f(h.reqPerSec)} | ${f(h.p50ms, 3)} | **${f(h.p99ms, 3)}** | ${f(h.p999ms, 3)} | ${f(h.maxms, 2)} | ${f(h.p99ArrivedMs, 3)} | ${f(h.p99FromSendMs, 3)} | ${f(h.lateP99ms, 3)} / ${f(h.readLagP99ms, 3)} / ${f(h.readLagMaxMs, 2)} | ${f(h.runDelayMs, 1)} | ${f(h.connWaitP99ms, 3)} | ${f(h.serverWaitMsPerS, 1)} (${f(h.serverThreadsWaitMsPerS, 1)}) | ${f(h.serverCpu, 2)} / ${f(h.cpu, 2)} | ${r.load} |`;
 }
 
 const LEGEND = [
@@ -33,7 +33,7 @@ const LEGEND = [
   '',
   '- *p99 to arrival*: the same, ending at the kernel\'s receive timestamp of the answer (SO_TIMESTAMPNS) instead of the generator\'s read: the latency without the generator\'s read lag.',
   '- *generator late / read lag / max*: due → the generator saw it due (p99: its own lateness at sending), and answer in the socket → read by the generator (p99, max). These two are all the generator adds; *queued for a connection* (seen due → written, p99) is waiting for one of the 16 connections to come free, i.e. for the server.',
-  '- *generator waited for CPU*: ms the generator was runnable but not running over the run (schedstat); *server waited for CPU*: the same for the server\'s threads, per second of run: time the machine, not the server\'s work, held answers back.',
+  '- *generator waited for CPU*: ms the generator was runnable but not running over the run (schedstat); *server waited for CPU*: the same for the server\'s main thread (in brackets all its threads, whose helpers share its core), per second of run: time the machine, not the server\'s work, held answers back.',
   '- *isolated* is the measure (own session so its own autogroup, SCHED_FIFO when the bench runs as root, sleeps until the next due time); *plain* is the generator as it was before (the bench\'s session, SCHED_OTHER, busy-polls), kept to show what the generator did to the old figures; *session* (plain in its own session) and *sleep* (own session, sleeping, SCHED_OTHER) take one factor at a time.',
 ];
 
@@ -43,7 +43,7 @@ export function p99Report(rounds: P99Round[], modes: readonly GeneratorMode[]): 
   return [
     ...LEGEND,
     '',
-    '| round | server | generator | max req/s by wrk -c32 (CPU server / wrk) | target req/s | answered req/s | p50 ms | p99 ms | p99.9 ms | max ms | p99 to arrival ms | p99 from send ms | generator late p99 / read lag p99 / max ms | generator waited for CPU ms | queued for a connection p99 ms | server waited for CPU ms/s | CPU server / generator | load avg before |',
+    '| round | server | generator | max req/s by wrk -c32 (CPU server / wrk) | target req/s | answered req/s | p50 ms | p99 ms | p99.9 ms | max ms | p99 to arrival ms | p99 from send ms | generator late p99 / read lag p99 / max ms | generator waited for CPU ms | queued for a connection p99 ms | server main thread (all threads) waited for CPU ms/s | CPU server / generator | load avg before |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...rounds.flatMap((r, i) => modes.flatMap((g) => [row(r, i, 'ringql', g), row(r, i, 'raw', g)])),
     '',
