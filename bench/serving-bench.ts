@@ -7,9 +7,8 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { OpenLoopFigure } from './open-loop.ts';
 import { ensureWrk, luaScript, wrk, type WrkFigure } from './serving-load.ts';
-import { buildOpenLoopC, openLoopC } from './open-loop-c.ts';
+import { buildOpenLoopC, openLoopC, type OpenLoopCFigure } from './open-loop-c.ts';
 import { api, startRawPinned, startRingqlPinned, TOKEN } from './serving-server.ts';
 
 const SECONDS = Number(process.argv[2] ?? 8);
@@ -54,7 +53,9 @@ export interface Round {
   cachedRaw: WrkFigure;
   logs: WrkFigure;
   logsRaw: WrkFigure;
-  half: OpenLoopFigure & { serverCpu: number };
+  /** ringql, then raw uWS as the peer, open loop at `target` (bench/open-loop.c, isolated). */
+  half: OpenLoopCFigure;
+  halfRaw: OpenLoopCFigure;
   target: number;
 }
 
@@ -102,8 +103,10 @@ export async function servingBench(seconds: number, roundCount: number): Promise
       };
       // Half of this round's cached maximum, open loop (bench/open-loop.c), on wrk's core.
       const target = Math.round(r.cached.reqPerSec / 2);
-      const half = await openLoopC(base + cached, { rate: target, seconds, connections: 16, core: 1, token: TOKEN, serverPid: server.pid! });
-      rounds.push({ ...r, half, target });
+      const o = { rate: target, seconds, connections: 16, core: 1, token: TOKEN };
+      const half = await openLoopC(base + cached, { ...o, serverPid: server.pid! });
+      const halfRaw = await openLoopC(rawCached.base + cached, { ...o, serverPid: rawCached.raw.pid! });
+      rounds.push({ ...r, half, halfRaw, target });
     }
     server.kill('SIGTERM');
     const streamed = { name: 'bench.stream', cache_duration_seconds: 0 };
@@ -146,8 +149,8 @@ function report(rounds: Round[], mem: Mem, cachedBytes: number, logsBytes: numbe
   const m = (what: string, k: keyof Mem): string => `| ${what} | ${f(mem[k].bodyMiB, 1)} MiB | ${mem[k].streamed ? 'yes' : 'no'} | ${f(mem[k].growthMiB, 1)} MiB |`;
   const cachedName = `usage.api-counts hourly, cached (sync hit path), ${cachedBytes} B`;
   const logsName = `logs.all default, iso_timestamp_start rotated (computed each time), ${logsBytes} B`;
-  const ol = (h: Round['half'], t: number, i: number): string =>
-    `| ${i + 1} | ${t} | ${f(h.reqPerSec)} | ${f(h.p50ms, 3)} | **${f(h.p99ms, 3)}** | ${f(h.p999ms, 2)} | ${f(h.maxms, 1)} | ${f(h.p99FromSendMs, 3)} | ${f(h.sendLagP99ms, 3)} | ${f(h.serverCpu, 2)} / ${f(h.cpu, 2)} |`;
+  const ol = (h: OpenLoopCFigure, t: number, i: number, who: string): string =>
+    `| ${i + 1} | ${who} | ${t} | ${f(h.reqPerSec)} | ${f(h.p50ms, 3)} | **${f(h.p99ms, 3)}** | ${f(h.p999ms, 2)} | ${f(h.maxms, 1)} | ${f(h.p99FromSendMs, 3)} | ${f(h.lateP99ms, 3)} / ${f(h.readLagP99ms, 3)} (${h.sched}) | ${f(h.serverWaitMsPerS, 1)} | ${f(h.serverCpu, 2)} / ${f(h.cpu, 2)} |`;
   return [
     '# Serving bench (issue 18)',
     '',
@@ -165,14 +168,15 @@ function report(rounds: Round[], mem: Mem, cachedBytes: number, logsBytes: numbe
     `| logs.all computed, ringql ÷ raw uWS (req/s) | **${spread(rounds.map((r) => r.logs.reqPerSec / r.logsRaw.reqPerSec), 3)}** | ≥ 0.35 |`,
     `| … the same by CPU µs per request (raw ÷ ringql) | ${spread(rounds.map((r) => us(r.logsRaw) / us(r.logs)), 3)} | |`,
     `| p99 of the cached path at half its maximum rate (open loop) | **${spread(rounds.map((r) => r.half.p99ms), 3)} ms** | ≤ 2 ms |`,
+    `| … raw uWS at the same rate, same generator | ${spread(rounds.map((r) => r.halfRaw.p99ms), 3)} ms | |`,
     '',
     'When neither the server nor wrk is near 1.00 CPU, neither saturated: the shared machine\'s scheduler was the limit, and the req/s ratio says more about it than about ringql. The CPU-per-request ratio is then the better measure of ringql\'s own cost against raw uWS.',
     '',
-    'p99 at half the cached maximum (that round\'s ringql req/s ÷ 2): `bench/open-loop.c` (the C form of `bench/open-loop.ts`, which cannot hold 50k req/s), pinned to core 1, 16 keep-alive connections, one request in flight per connection. It is open loop: request k is due at start + k / rate whatever the server does, and latency counts from the due time to the last byte of the answer, so a stall of the server shows up in the percentiles instead of pausing the load (wrk\'s Lua `delay()` measures from each send and its delay is whole milliseconds, so it could neither hold the rate nor see queueing; wrk2 is not installed). The generator\'s own lateness (due → written) is included in the latency and shown apart: when it is large, the generator was starved of CPU, not the server.',
+    'p99 at half the cached maximum (that round\'s ringql req/s ÷ 2): `bench/open-loop.c` (the C form of `bench/open-loop.ts`, which cannot hold 50k req/s), pinned to core 1, 16 keep-alive connections, one request in flight per connection. It is open loop: request k is due at start + k / rate whatever the server does, and latency counts from the due time to the last byte of the answer, so a stall of the server shows up in the percentiles instead of pausing the load (wrk\'s Lua `delay()` measures from each send and its delay is whole milliseconds, so it could neither hold the rate nor see queueing; wrk2 is not installed). The generator runs in its own session (autogroup) with SCHED_FIFO when the bench runs as root, and sleeps until each due time; all it adds to the latency is shown apart: *late* (due → it saw the request due) and *read lag* (answer in the socket, by the kernel\'s timestamp → read), p99 each. *Server waited for CPU*: ms per second the server\'s main thread (the event loop) was runnable but not running (schedstat), time the machine held answers back. Raw uWS serving the same bytes is measured at the same rate as the peer.',
     '',
-    '| round | target req/s | answered req/s | p50 ms | p99 ms | p99.9 ms | max ms | p99 from send ms | generator lag p99 ms | CPU server / generator |',
-    '|---|---|---|---|---|---|---|---|---|---|',
-    ...rounds.map((r, i) => ol(r.half, r.target, i)),
+    '| round | server | target req/s | answered req/s | p50 ms | p99 ms | p99.9 ms | max ms | p99 from send ms | generator late / read lag p99 ms (scheduling) | server waited for CPU ms/s | CPU server / generator |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
+    ...rounds.flatMap((r, i) => [ol(r.half, r.target, i, 'ringql'), ol(r.halfRaw, r.target, i, 'raw uWS')]),
     '',
     `Peak resident growth of the server while one answer of 10 000 edge rows (max_limit 10 000 is the most an endpoint may return, so 100k-row answers cannot be asked for over HTTP) is read, each in a fresh server holding ${MEMORY_EVENTS} events (VmHWM reset through /proc/pid/clear_refs, minus VmRSS before):`,
     '',

@@ -10,9 +10,15 @@ import { freePort } from './http-bench.ts';
 export const TOKEN = 'bench-token';
 const root = new URL('..', import.meta.url).pathname;
 
-/** `node [nodeArgs] --import tsx args…` on core `core`, resolved once its output matches `ready`. */
+/**
+ * `node [nodeArgs] --import tsx args…` on core `core`, resolved once its output matches `ready`. The child
+ * gets its own session (`detached`: setsid), hence its own scheduler autogroup, as a service would: in the
+ * bench's session it shared one group's weight with the load generator saturating the other core.
+ */
 export async function startPinned(args: string[], env: Record<string, string>, ready: RegExp, nodeArgs: string[] = [], core = 0): Promise<ChildProcess> {
-  const child = spawn('taskset', ['-c', String(core), process.execPath, ...nodeArgs, '--import', 'tsx', ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('taskset', ['-c', String(core), process.execPath, ...nodeArgs, '--import', 'tsx', ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  // A detached child outlives a bench that ends without its finally (an uncaught error, process.exit).
+  process.once('exit', () => child.kill('SIGKILL'));
   await new Promise<void>((resolve, reject) => {
     let out = '';
     const on = (d: Buffer): void => { out += d.toString(); if (ready.test(out)) resolve(); };

@@ -87,7 +87,7 @@ export function issue18(r: RunResults): TargetRow[] {
     const p99 = median(s.rounds.map((x) => x.half.p99ms));
     rows.push(row(m[0]!, '≥ 0.65', `${num(cached)} median of ${s.rounds.length} (wrk CPU max ${wrkMax('cached')} / ${wrkMax('cachedRaw')})`, cached >= 0.65));
     rows.push(row(m[1]!, '≥ 0.35', `${num(logs)} median of ${s.rounds.length} (wrk CPU max ${wrkMax('logs')} / ${wrkMax('logsRaw')})`, logs >= 0.35));
-    rows.push(row(m[2]!, '≤ 2 ms', `${num(p99)} ms median of ${s.rounds.length} (generator lag p99 ${num(median(s.rounds.map((x) => x.half.sendLagP99ms)))} ms)`, p99 <= 2));
+    rows.push(row(m[2]!, '≤ 2 ms', `${num(p99)} ms median of ${s.rounds.length} (raw uWS at the same rate ${num(median(s.rounds.map((x) => x.halfRaw.p99ms)))} ms; generator late / read lag p99 ${num(median(s.rounds.map((x) => x.half.lateP99ms)))} / ${num(median(s.rounds.map((x) => x.half.readLagP99ms)))} ms)`, p99 <= 2));
   }
   for (const format of ['ndjson', 'csv']) {
     const runs = r.cliStream?.filter((x) => x.format === format);

@@ -21,3 +21,18 @@ export function cacheKey(endpointId: string, req: ResolvedRequest, redact: boole
   if (req.consumer) key += `${req.consumer.kind}:${req.consumer.text.length}:${req.consumer.text}`;
   return key;
 }
+
+/** Keys already built per resolved request object, by endpoint id and redaction flag. */
+const built = new WeakMap<ResolvedRequest, { id: string; plain: string | null; redacted: string | null }>();
+
+/**
+ * cacheKey, built once per resolved request object: the hit path resolves each URL's parameters once and
+ * passes the same object on every request, so its key need not be concatenated again (a few hundred
+ * bytes of garbage per hit). A resolved request is never changed after resolveRequest made it.
+ */
+export function cacheKeyOnce(endpointId: string, req: ResolvedRequest, redact: boolean): string {
+  let k = built.get(req);
+  if (!k || k.id !== endpointId) built.set(req, (k = { id: endpointId, plain: null, redacted: null }));
+  if (redact) return (k.redacted ??= cacheKey(endpointId, req, true));
+  return (k.plain ??= cacheKey(endpointId, req, false));
+}

@@ -15,7 +15,7 @@ import { ExecContext, meterLimits, type Budget } from '../exec/context.ts';
 import { WorkMeter } from '../core/work-meter.ts';
 import { BucketCache, type SourceClock } from './bucket-cache.ts';
 import { bucketAggregateOf, movesOnlyWithWindowStart } from '../engine/engine.ts';
-import { cacheKey, keyPrefix } from './cache-key.ts';
+import { cacheKey, cacheKeyOnce, keyPrefix } from './cache-key.ts';
 import { memoHolds, type BucketMemo } from './bucket-memo.ts';
 import { ResultEntries, type Entry } from './result-entries.ts';
 import { warmSweep, type WarmCounters } from './warm-sweep.ts';
@@ -179,7 +179,7 @@ export class ResultCache {
    */
   lookup(prep: EndpointPlan, req: ResolvedRequest, redact: boolean): RunResponse | null {
     if (prep.def.cache_duration_seconds <= 0) return null;
-    const key = cacheKey(prep.def.id, req, redact);
+    const key = cacheKeyOnce(prep.def.id, req, redact);
     if (this.kinds.get(key) !== 'result') {
       const memo = this.bucketMemos.get(key);
       if (!memo) return null;
@@ -198,7 +198,9 @@ export class ResultCache {
   private memoHit(memo: BucketMemo, nowUs: number): RunResponse {
     this.counts.bucketHits++;
     this.counts.memoHits++;
-    return { ...this.response(memo.result, 'HIT', nowUs - memo.computedAt), cacheKind: 'bucket' };
+    const r = this.response(memo.result, 'HIT', nowUs - memo.computedAt);
+    r.cacheKind = 'bucket'; // set on the fresh object: one allocation per hit, not a spread copy
+    return r;
   }
 
   private response(r: ExecuteResult, cache: 'HIT' | 'MISS', ageUs: number): RunResponse {

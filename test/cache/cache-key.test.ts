@@ -2,7 +2,7 @@
 // is built from, and gives one key to requests that differ only in undeclared parameters.
 
 import { describe, expect, it } from 'vitest';
-import { cacheKey } from '../../src/cache/cache-key.ts';
+import { cacheKey, cacheKeyOnce } from '../../src/cache/cache-key.ts';
 import type { ResolvedRequest } from '../../src/endpoints/execute.ts';
 
 const LIMITS = { maxQueryLength: 100_000, maxQueryDepth: 64 };
@@ -32,5 +32,18 @@ describe('cacheKey', () => {
   it('is the same for the same request', () => {
     expect(cacheKey('e', req([['p', 'v']], { kind: 'sql', text: 's' }), true))
       .toBe(cacheKey('e', req([['p', 'v']], { kind: 'sql', text: 's' }), true));
+  });
+});
+
+describe('cacheKeyOnce', () => {
+  it('gives cacheKey\'s key for each redaction flag and endpoint, however often asked for one request object', () => {
+    const r = req([['p', 'v'], ['q', null]], { kind: 'lql', text: 'x' });
+    for (let i = 0; i < 3; i++) {
+      expect(cacheKeyOnce('e', r, false)).toBe(cacheKey('e', r, false));
+      expect(cacheKeyOnce('e', r, true)).toBe(cacheKey('e', r, true));
+    }
+    // The same resolved object asked for under another endpoint id gets that endpoint's key, not the memo's.
+    expect(cacheKeyOnce('other', r, false)).toBe(cacheKey('other', r, false));
+    expect(cacheKeyOnce('e', r, true)).toBe(cacheKey('e', r, true));
   });
 });
