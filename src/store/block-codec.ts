@@ -3,8 +3,13 @@
 
 import { Compressor, Decompressor } from 'zstd-napi';
 
-/** zstd level: 3 (default) measured ~0.145x of NDJSON with a dictionary over 64 KiB blocks. */
-export const BLOCK_LEVEL = 3;
+/**
+ * zstd level of sealed blocks. 6 rather than zstd's default 3: on ~480 B small edge rows over 64 KiB
+ * blocks with a dictionary, 0.152x of the rows' bytes instead of 0.165x, decoding as fast, for ~1.3-1.9x
+ * the compression CPU (spent on the transform thread at seal, but still ingest CPU on 2 cores). Level 9
+ * reaches 0.143x for 2.4-5x the CPU; ingest rate was judged worth more than that 0.01 (bench/MEMORY.md).
+ */
+export const BLOCK_LEVEL = 6;
 /** Raw bytes of rows per block (a block ends at the first row that reaches this). */
 export const BLOCK_BYTES = 64 * 1024;
 /** Size of a sampled dictionary, and the raw bytes a seal needs before one is sampled from it. */

@@ -13,8 +13,11 @@ import { enqueueCompression } from './block-compressor.ts';
 const MAX_BLOCK_ROWS = 65535;
 
 /**
- * One block of rows: row k is bytes [ends[k], ends[k + 1]) of the raw block, its JSON ends at
- * jsonEnds[k]. Held raw until compress() runs, then only compressed (the row tables never change).
+ * One block of rows: row k is bytes [start(k), end(k)) of the raw block, its JSON the first
+ * end(k) - start(k) - extraLen[k] of them (the rest: its extra keys). Row starts are below the block
+ * size (a block ends at the first row that reaches it), so they fit 16 bits in 64 KiB blocks; only the
+ * block's length, which may pass that, is held apart. Held raw until compress() runs, then only
+ * compressed (the row tables never change).
  */
 export class Block {
   comp: Buffer | null = null;
@@ -23,18 +26,45 @@ export class Block {
   constructor(
     public raw: Buffer | null,
     readonly codec: BlockCodec,
-    readonly ends: UintArray,
-    readonly jsonEnds: UintArray,
+    /** Row k starts at starts[k]; the block's raw length is rawLen. */
+    readonly starts: UintArray,
+    readonly rawLen: number,
+    /** Bytes of row k after its JSON (its extra keys' object text, 0 when none). */
+    readonly extraLen: UintArray,
   ) {}
-  /** A block read back from a checkpoint: compressed bytes as they were written. */
+  /** A block as row end offsets (ends[0] = 0, ends[k + 1] = row k's end) and JSON ends per row. */
+  static fromEnds(raw: Buffer | null, codec: BlockCodec, ends: ArrayLike<number>, jsonEnds: ArrayLike<number>): Block {
+    const k = ends.length - 1, rawLen = ends[k]!;
+    const starts = uintArrayFor(k, k === 0 ? 0 : ends[k - 1]!);
+    let maxExtra = 0;
+    for (let i = 0; i < k; i++) { starts[i] = ends[i]!; maxExtra = Math.max(maxExtra, ends[i + 1]! - jsonEnds[i]!); }
+    const extraLen = uintArrayFor(k, maxExtra);
+    for (let i = 0; i < k; i++) extraLen[i] = ends[i + 1]! - jsonEnds[i]!;
+    return new Block(raw, codec, starts, rawLen, extraLen);
+  }
+  /** A block read back from a checkpoint: compressed bytes and the row tables as they were written. */
   static fromCompressed(comp: Buffer, codec: BlockCodec, ends: UintArray, jsonEnds: UintArray): Block {
-    const b = new Block(null, codec, ends, jsonEnds);
+    if (ends.length !== jsonEnds.length + 1 || ends[0] !== 0) throw new Error('checkpoint image: a block\'s row tables do not match');
+    const b = Block.fromEnds(null, codec, ends, jsonEnds);
     b.comp = comp;
     return b;
   }
-  get rawLen(): number { return this.ends[this.ends.length - 1]!; }
+  /** Rows in the block. */
+  get rowCount(): number { return this.starts.length; }
+  /** Where row k ends in the raw block. */
+  end(k: number): number { return k + 1 < this.starts.length ? this.starts[k + 1]! : this.rawLen; }
+  /** Where row k's JSON ends in the raw block. */
+  jsonEnd(k: number): number { return this.end(k) - this.extraLen[k]!; }
+  /** The row tables as a checkpoint writes them: row ends from 0 to rawLen, and JSON ends (v1 width rule). */
+  endsTables(): { ends: UintArray; jsonEnds: UintArray } {
+    const k = this.starts.length;
+    const ends = uintArrayFor(k + 1, this.rawLen), jsonEnds = uintArrayFor(k, this.rawLen);
+    for (let i = 0; i < k; i++) { ends[i] = this.starts[i]!; jsonEnds[i] = this.jsonEnd(i); }
+    ends[k] = this.rawLen;
+    return { ends, jsonEnds };
+  }
   /** Row bytes as held now (compressed or raw), row tables and the object itself. */
-  get residentBytes(): number { return (this.comp?.length ?? this.raw!.length) + this.ends.byteLength + this.jsonEnds.byteLength + 96; }
+  get residentBytes(): number { return (this.comp?.length ?? this.raw!.length) + this.starts.byteLength + this.extraLen.byteLength + 96; }
   /** Compresses the raw bytes in place (every segment referencing the block sees the same rows). */
   compress(): void {
     if (this.raw !== null) this.adopt(this.codec.compress(this.raw));
@@ -71,28 +101,30 @@ export class BlockRows implements RowBytes {
 
   json(r: number): string {
     const b = this.blockOf(r), k = this.slot[r]!;
-    return decodedBlock(b).toString('utf8', b.ends[k]!, b.jsonEnds[k]!);
+    return decodedBlock(b).toString('utf8', b.starts[k]!, b.jsonEnd(k));
   }
   extra(r: number): string | null {
     const b = this.blockOf(r), k = this.slot[r]!;
-    const s = b.jsonEnds[k]!, e = b.ends[k + 1]!;
-    return s === e ? null : decodedBlock(b).toString('utf8', s, e);
+    const x = b.extraLen[k]!;
+    if (x === 0) return null;
+    const e = b.end(k);
+    return decodedBlock(b).toString('utf8', e - x, e);
   }
   jsonBytes(r: number): Buffer {
     const b = this.blockOf(r), k = this.slot[r]!;
-    return decodedBlock(b).subarray(b.ends[k]!, b.jsonEnds[k]!);
+    return decodedBlock(b).subarray(b.starts[k]!, b.jsonEnd(k));
   }
   jsonBytesOf(r: number): number {
     const b = this.blockOf(r), k = this.slot[r]!;
-    return b.jsonEnds[k]! - b.ends[k]!;
+    return b.jsonEnd(k) - b.starts[k]!;
   }
   extraBytesOf(r: number): number {
     const b = this.blockOf(r), k = this.slot[r]!;
-    return b.ends[k + 1]! - b.jsonEnds[k]!;
+    return b.extraLen[k]!;
   }
   copyRow(r: number, out: Buffer, at: number): number {
     const b = this.blockOf(r), k = this.slot[r]!;
-    return decodedBlock(b).copy(out, at, b.ends[k]!, b.ends[k + 1]!);
+    return decodedBlock(b).copy(out, at, b.starts[k]!, b.end(k));
   }
 }
 
@@ -140,7 +172,7 @@ export class BlockRowsBuilder implements RowBytesBuilder {
     const b = srcRows.blockOf(r), k = srcRows.slotOf(r);
     if (b !== this.runBlock) { this.endRun(); this.runBlock = b; }
     this.runRows++;
-    this.runBytes += b.ends[k + 1]! - b.ends[k]!;
+    this.runBytes += b.end(k) - b.starts[k]!;
   }
 
   /** The block whose rows count() is counting, and its rows and bytes so far (not yet in kept / keptBytes). */
@@ -167,7 +199,7 @@ export class BlockRowsBuilder implements RowBytesBuilder {
    * purge after a cut by time repacks mostly evicted blocks and frees their bytes).
    */
   private keepsWhole(b: Block): boolean {
-    return b.rawLen >= this.codec.blockBytes / 2 && 2 * (this.kept.get(b) ?? b.ends.length) >= b.ends.length - 1;
+    return b.rawLen >= this.codec.blockBytes / 2 && 2 * (this.kept.get(b) ?? b.rowCount + 1) >= b.rowCount;
   }
 
   /** The slab with room for len more bytes (sized by the first pass; a fresh one if it was skipped). */
@@ -213,7 +245,7 @@ export class BlockRowsBuilder implements RowBytesBuilder {
     if (b !== null) {
       // Repacking a block: decode it here, not through the shared cache (no query wants it).
       const k = (srcRows as BlockRows).slotOf(r);
-      this.decodedOnce(b).copy(slab, to, b.ends[k]!, b.ends[k + 1]!);
+      this.decodedOnce(b).copy(slab, to, b.starts[k]!, b.end(k));
     } else if (src.gatherRows !== undefined) this.defer(src, r, to);
     else src.copyRow(r, slab, to);
     this.jsonEnds.push(this.at + jl);
@@ -249,12 +281,8 @@ export class BlockRowsBuilder implements RowBytesBuilder {
     this.copyDeferred();
     if (this.pending.length === 0) return;
     const raw = this.slab!.subarray(this.base, this.base + this.at);
-    const ends = uintArrayFor(this.ends.length, this.at);
-    ends.set(this.ends);
-    const jsonEnds = uintArrayFor(this.jsonEnds.length, this.at);
-    jsonEnds.set(this.jsonEnds);
     const bi = this.blocks.length;
-    const block = new Block(raw, this.codec, ends, jsonEnds);
+    const block = Block.fromEnds(raw, this.codec, this.ends, this.jsonEnds);
     this.blocks.push(block);
     enqueueCompression(block);
     for (const i of this.pending) this.blk[i] = bi;

@@ -45,7 +45,10 @@ export function encodeSegment(seg: Segment, codecKey: (c: BlockCodec) => string)
   const out = [jsonChunk(header), arrayChunk(seg.ts), arrayChunk(seg.seq), arrayChunk(seg.pid), arrayChunk(seg.byTs), arrayChunk(seg.shape)];
   for (const h of seg.hot) out.push(arrayChunk(h));
   out.push(arrayChunk(blk), arrayChunk(slot));
-  for (const b of rows.blocks) out.push(b.comp!, arrayChunk(b.ends), arrayChunk(b.jsonEnds));
+  for (const b of rows.blocks) {
+    const { ends, jsonEnds } = b.endsTables();
+    out.push(b.comp!, arrayChunk(ends), arrayChunk(jsonEnds));
+  }
   return out;
 }
 
