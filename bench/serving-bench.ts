@@ -145,7 +145,7 @@ function spread(xs: number[], d: number): string {
 
 function report(rounds: Round[], mem: Mem, cachedBytes: number, logsBytes: number): string[] {
   const row = (name: string, i: number, a: WrkFigure, b: WrkFigure): string =>
-    `| ${name} | ${i + 1} | ${f(a.reqPerSec)} | ${f(a.p50ms, 2)} / ${f(a.p99ms, 2)} ms | ${f(a.serverCpu, 2)} / ${f(a.wrkCpu, 2)} | ${f(us(a), 1)} | ${f(b.reqPerSec)} | ${f(b.serverCpu, 2)} / ${f(b.wrkCpu, 2)} | ${f(us(b), 1)} | **${f(a.reqPerSec / b.reqPerSec, 3)}** | ${f(us(b) / us(a), 3)} |`;
+    `| ${name} | ${i + 1} | ${f(a.reqPerSec)}${a.non2xx > 0 ? ` (${a.non2xx} non-2xx left out)` : ''} | ${f(a.p50ms, 2)} / ${f(a.p99ms, 2)} ms | ${f(a.serverCpu, 2)} / ${f(a.wrkCpu, 2)} | ${f(us(a), 1)} | ${f(b.reqPerSec)} | ${f(b.serverCpu, 2)} / ${f(b.wrkCpu, 2)} | ${f(us(b), 1)} | **${f(a.reqPerSec / b.reqPerSec, 3)}** | ${f(us(b) / us(a), 3)} |`;
   const m = (what: string, k: keyof Mem): string => `| ${what} | ${f(mem[k].bodyMiB, 1)} MiB | ${mem[k].streamed ? 'yes' : 'no'} | ${f(mem[k].growthMiB, 1)} MiB |`;
   const cachedName = `usage.api-counts hourly, cached (sync hit path), ${cachedBytes} B`;
   const logsName = `logs.all default, iso_timestamp_start rotated (computed each time), ${logsBytes} B`;
