@@ -4,12 +4,12 @@
 import { Compressor, Decompressor } from 'zstd-napi';
 
 /**
- * zstd level of sealed blocks. 6 rather than zstd's default 3: on ~480 B small edge rows over 64 KiB
- * blocks with a dictionary, 0.152x of the rows' bytes instead of 0.165x, decoding as fast, for ~1.3-1.9x
- * the compression CPU (spent on the transform thread at seal, but still ingest CPU on 2 cores). Level 9
- * reaches 0.143x for 2.4-5x the CPU; ingest rate was judged worth more than that 0.01 (bench/MEMORY.md).
+ * zstd level of sealed blocks: zstd's default 3. Higher levels hold ~480 B small edge rows smaller (6:
+ * 0.152x of their bytes, 9: 0.143x, against 0.165x) and decode as fast, but the transform thread that
+ * compresses is ingest's bottleneck: at level 6 the full bench took demo events over HTTP at 36k/s
+ * against 50k/s at 3, and the demo load in 7.0 s against 5.3 s (bench/MEMORY.md, round 7).
  */
-export const BLOCK_LEVEL = 6;
+export const BLOCK_LEVEL = 3;
 /** Raw bytes of rows per block (a block ends at the first row that reaches this). */
 export const BLOCK_BYTES = 64 * 1024;
 /** Size of a sampled dictionary, and the raw bytes a seal needs before one is sampled from it. */
