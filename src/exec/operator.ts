@@ -20,3 +20,10 @@ export interface Operator {
 export function missingColumn(id: number, where: string): never {
   throw new Error(`internal: column #${id} is not produced by ${where}`);
 }
+
+/** The accessor of column `id` for an operator whose rows are arrays of values in the order of `ids`. */
+export function arrayAccessor(ids: readonly number[], id: number, where: string): Accessor {
+  const i = ids.indexOf(id);
+  if (i < 0) missingColumn(id, where);
+  return (r) => (r as ReturnType<Accessor>[])[i]!;
+}

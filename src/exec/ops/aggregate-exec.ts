@@ -4,7 +4,7 @@
 import type { BExpr } from '../../plan/bound.ts';
 import type { Accessor } from '../../plan/compile-expr.ts';
 import type { Accumulator } from '../../fn/registry.ts';
-import { missingColumn, type Operator } from '../operator.ts';
+import { arrayAccessor, type Operator } from '../operator.ts';
 import { groupKey, type Value } from '../../core/values.ts';
 import type { ExecContext } from '../context.ts';
 
@@ -96,9 +96,7 @@ export class AggregateExec implements Operator {
   }
 
   acc(id: number): Accessor {
-    const i = this.ids.indexOf(id);
-    if (i < 0) missingColumn(id, 'aggregate');
-    return (r) => (r as Value[])[i]!;
+    return arrayAccessor(this.ids, id, 'aggregate');
   }
 
   raw(): null {

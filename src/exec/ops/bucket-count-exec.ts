@@ -4,9 +4,8 @@
 import { truncWidthUs } from '../../core/date-parts.ts';
 import { truncTimestamp } from '../../core/time-arithmetic.ts';
 import type { Accessor } from '../../plan/compile-expr.ts';
-import type { Value } from '../../core/values.ts';
 import type { ExecContext } from '../context.ts';
-import { missingColumn, type Operator } from '../operator.ts';
+import { arrayAccessor, type Operator } from '../operator.ts';
 import type { ScanExec } from './scan-exec.ts';
 import type { ScanPlan } from '../../plan/bound.ts';
 
@@ -90,9 +89,7 @@ export class BucketCountExec implements Operator {
   }
 
   acc(id: number): Accessor {
-    const i = this.ids.indexOf(id);
-    if (i < 0) missingColumn(id, 'bucket count');
-    return (r) => (r as Value[])[i]!;
+    return arrayAccessor(this.ids, id, 'bucket count');
   }
 
   raw(): null {

@@ -4,7 +4,7 @@
 import type { Accessor } from '../../plan/compile-expr.ts';
 import type { ScanPlan } from '../../plan/bound.ts';
 import type { ExecContext } from '../context.ts';
-import { missingColumn, type Operator } from '../operator.ts';
+import { arrayAccessor, type Operator } from '../operator.ts';
 import { scanSpec } from './scan-exec.ts';
 
 export class CountRowsExec implements Operator {
@@ -28,9 +28,7 @@ export class CountRowsExec implements Operator {
   }
 
   acc(id: number): Accessor {
-    const i = this.ids.indexOf(id);
-    if (i < 0) missingColumn(id, 'count');
-    return (r) => (r as number[])[i]!;
+    return arrayAccessor(this.ids, id, 'count');
   }
 
   raw(): null {

@@ -5,7 +5,7 @@
 import { truncWidthUs } from '../../core/date-parts.ts';
 import type { Accessor } from '../../plan/compile-expr.ts';
 import type { Value } from '../../core/values.ts';
-import { missingColumn, type Operator } from '../operator.ts';
+import { arrayAccessor, type Operator } from '../operator.ts';
 import { predicateMemo } from '../predicate-memo.ts';
 import type { ScanRow } from '../scan-row.ts';
 import type { HotUnnestExec } from './hot-unnest-exec.ts';
@@ -108,9 +108,7 @@ export class HotBucketAggExec implements Operator {
   }
 
   acc(id: number): Accessor {
-    const i = this.ids.indexOf(id);
-    if (i < 0) missingColumn(id, 'bucket aggregate');
-    return (r) => (r as Value[])[i]!;
+    return arrayAccessor(this.ids, id, 'bucket aggregate');
   }
 
   raw(): ((row: unknown) => ScanRow) | null {

@@ -2,7 +2,7 @@
 // values in column order; the right-side counts are built across slices.
 
 import type { Accessor } from '../../plan/compile-expr.ts';
-import { missingColumn, type Operator } from '../operator.ts';
+import { arrayAccessor, type Operator } from '../operator.ts';
 import type { ExecContext } from '../context.ts';
 import { groupKey, type Value } from '../../core/values.ts';
 
@@ -80,9 +80,7 @@ export class SetOpExec implements Operator {
   }
 
   acc(id: number): Accessor {
-    const i = this.ids.indexOf(id);
-    if (i < 0) missingColumn(id, 'set operation');
-    return (r) => (r as Value[])[i]!;
+    return arrayAccessor(this.ids, id, 'set operation');
   }
   raw(): null { return null; }
 }

@@ -1,7 +1,7 @@
 // ValuesExec: the rows of constant expressions (SELECT without FROM).
 
 import type { Accessor } from '../../plan/compile-expr.ts';
-import { missingColumn, type Operator } from '../operator.ts';
+import { arrayAccessor, type Operator } from '../operator.ts';
 
 /** Rows of constant expressions (SELECT without FROM): each row is an array of values. */
 export class ValuesExec implements Operator {
@@ -13,9 +13,7 @@ export class ValuesExec implements Operator {
     return this.rows.length ? this.rows : null;
   }
   acc(id: number): Accessor {
-    const i = this.ids.indexOf(id);
-    if (i < 0) missingColumn(id, 'VALUES');
-    return (r) => (r as unknown[])[i] as ReturnType<Accessor>;
+    return arrayAccessor(this.ids, id, 'VALUES');
   }
   raw(): null { return null; }
 }
