@@ -65,7 +65,7 @@ export class OpenSegment implements RowData {
     const jl = src.jsonBytesOf(r), xl = src.extraBytesOf(r);
     const at = this.reserve(jl + xl);
     src.copyRow(r, this.slab, at);
-    this.push(src.ts[r]!, src.seqBase + src.seq[r]!, src.pid[r]!, at, at + jl, hot, src.shape[r]!);
+    this.push(src.ts.at(r)!, src.seqBase + src.seq[r]!, src.pid[r]!, at, at + jl, hot, src.shape[r]!);
   }
 
   /** Makes room for n more bytes; returns where they go. */

@@ -1,15 +1,17 @@
 // Rows, oldest and newest timestamp per project id over a segment's columns (cluster mode's per-partition
 // figures, SourceStore.groupStats): one pass over the timestamp and project-id columns.
 
+import type { TsRead } from './ts-column.ts';
+
 export interface Figures { rows: number; minTs: number; maxTs: number }
 
 /** Figures per project id of rows [0, n) whose timestamp is at least `wm`. */
-export function pidFigures(ts: ArrayLike<number>, pid: ArrayLike<number>, n: number, wm: number): Map<number, Figures> {
+export function pidFigures(ts: TsRead, pid: ArrayLike<number>, n: number, wm: number): Map<number, Figures> {
   const out = new Map<number, Figures>();
   let lastPid = -1;
   let cur: Figures | undefined;
   for (let i = 0; i < n; i++) {
-    const t = ts[i]!;
+    const t = ts.at(i)!;
     if (t < wm) continue;
     const p = pid[i]!;
     if (p !== lastPid) {

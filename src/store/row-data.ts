@@ -3,13 +3,15 @@
 
 import type { RowText } from './types.ts';
 import type { UintArray } from './narrow.ts';
+import type { TsRead } from './ts-column.ts';
 
 /** A column of small ids: narrowed typed arrays in sealed segments, JS arrays in the open one. */
 export type IdColumn = UintArray | readonly number[];
 
 /** Parallel row columns, shared by open and sealed segments. */
 export interface RowData extends RowText {
-  readonly ts: ArrayLike<number>;
+  /** Timestamp (µs) of row r is ts.at(r): a JS array in the open segment, a TsColumn in sealed ones. */
+  readonly ts: TsRead;
   /** Ingest sequence number of row r is seqBase + seq[r]. */
   readonly seq: ArrayLike<number>;
   readonly seqBase: number;

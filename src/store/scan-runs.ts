@@ -7,12 +7,13 @@ import type { ScanSpec } from './types.ts';
 import type { RowData } from './row-data.ts';
 import { bounds, openCursor, overlaps, segmentCursor, type Cursor, type ScanSnapshot } from './scan.ts';
 import type { Segment } from './segment.ts';
+import type { TsRead } from './ts-column.ts';
 
 /** Rows sel[0, n) of one segment (indices into its columns, in scan order) that the scan returns. */
 export interface RowRun {
   rows: RowData;
-  /** The segment's timestamp column. */
-  ts: ArrayLike<number>;
+  /** The segment's timestamp column (row r's: ts.at(r)). */
+  ts: TsRead;
   /** The segment's dictionary-id columns of the requested hot keys, in ScanSpec.hot order. */
   hot: ArrayLike<number>[];
   sel: Int32Array;

@@ -9,6 +9,7 @@ import { SlabRowsBuilder, type RowBytesBuilder } from './row-bytes.ts';
 import { BlockRowsBuilder } from './row-blocks.ts';
 import type { BlockCodec } from './block-codec.ts';
 import { sealOrder } from './seal-order.ts';
+import { TsColumn } from './ts-column.ts';
 
 /**
  * Copies rows into a new sealed segment. `order` lists rows in (pid, ts) order; row r < na is a's row
@@ -43,7 +44,7 @@ function build(a: RowData, b: RowData | null, na: number, order: ArrayLike<numbe
     let src = a, srcRows = aRows;
     if (r >= na) { src = b!; srcRows = bRows; r -= na; }
     const p = src.pid[r]!;
-    ts[i] = src.ts[r]!;
+    ts[i] = src.ts.at(r)!;
     seq[i] = src.seqBase + src.seq[r]! - seqLo;
     pid[i] = p;
     rows.add(src, srcRows, r);
@@ -55,7 +56,9 @@ function build(a: RowData, b: RowData | null, na: number, order: ArrayLike<numbe
       runs.set(p, run);
     }
   }
-  return new Segment(ts, seq, seqLo, narrowed(pid), rows.finish(), hot.map(narrowed), byTsOf(ts, seq), runs, narrowed(shape));
+  // ts is built plain (the ts order is sorted on it), then held frame-of-reference encoded.
+  const byTs = byTsOf(ts, seq);
+  return new Segment(TsColumn.of(ts), seq, seqLo, narrowed(pid), rows.finish(), hot.map(narrowed), byTs, runs, narrowed(shape));
 }
 
 function sortByTs(ts: Float64Array, seq: UintArray): Uint32Array {
@@ -98,10 +101,10 @@ export function mergeSegments(a: Segment, b: Segment | null, w: number, codec: B
     else if (j >= nb) takeA = true;
     else {
       const pa = a.pid[i]!, pb = b!.pid[j]!;
-      takeA = pa < pb || (pa === pb && a.ts[i]! <= b!.ts[j]!);
+      takeA = pa < pb || (pa === pb && a.ts.at(i) <= b!.ts.at(j));
     }
     const r = takeA ? i++ : na + j++;
-    if ((r < na ? a.ts[r]! : b!.ts[r - na]!) < w) continue;
+    if ((r < na ? a.ts.at(r) : b!.ts.at(r - na)) < w) continue;
     newIndex[r] = n;
     order[n++] = r;
   }
@@ -112,7 +115,7 @@ export function mergeSegments(a: Segment, b: Segment | null, w: number, codec: B
       let r: number;
       if (x >= na) r = na + b!.byTs[y++]!;
       else if (y >= nb) r = a.byTs[x++]!;
-      else r = a.ts[a.byTs[x]!]! <= b!.ts[b!.byTs[y]!]! ? a.byTs[x++]! : na + b!.byTs[y++]!;
+      else r = a.ts.at(a.byTs[x]!) <= b!.ts.at(b!.byTs[y]!) ? a.byTs[x++]! : na + b!.byTs[y++]!;
       const ni = newIndex[r]!;
       if (ni >= 0) byTs[k++] = ni;
     }

@@ -6,6 +6,7 @@ import type { BlockCodec } from './block-codec.ts';
 import { Block, BlockRows } from './row-blocks.ts';
 import { narrowed, uintArrayFor, type UintArray } from './narrow.ts';
 import { Segment, type Run } from './segment.ts';
+import { TsColumn } from './ts-column.ts';
 import { ChunkReader, arrayChunk, jsonChunk, readArray, readUint } from './image-io.ts';
 
 interface SegmentHeader {
@@ -42,7 +43,7 @@ export function encodeSegment(seg: Segment, codecKey: (c: BlockCodec) => string)
     runs: [...seg.runs].map(([pid, r]) => [pid, r.start, r.end]),
     blocks: rows.blocks.map((b) => codecKey(b.codec)),
   };
-  const out = [jsonChunk(header), arrayChunk(seg.ts), arrayChunk(seg.seq), arrayChunk(seg.pid), arrayChunk(seg.byTs), arrayChunk(seg.shape)];
+  const out = [jsonChunk(header), arrayChunk(seg.ts.toFloat64()), arrayChunk(seg.seq), arrayChunk(seg.pid), arrayChunk(seg.byTs), arrayChunk(seg.shape)];
   for (const h of seg.hot) out.push(arrayChunk(h));
   out.push(arrayChunk(blk), arrayChunk(slot));
   for (const b of rows.blocks) {
@@ -80,5 +81,5 @@ export function decodeSegment(chunks: readonly Buffer[], codecs: ReadonlyMap<str
     if (c.length !== h.n) throw new Error('checkpoint image: a segment column does not match its row count');
   }
   const runs = new Map<number, Run>(h.runs.map(([p, start, end]) => [p, { start, end }]));
-  return new Segment(ts, narrowed(seq), h.seqBase, pid, new BlockRows(blocks, blk, narrowed(slot)), hot, byTs, runs, shape);
+  return new Segment(TsColumn.of(ts), narrowed(seq), h.seqBase, pid, new BlockRows(blocks, blk, narrowed(slot)), hot, byTs, runs, shape);
 }

@@ -192,13 +192,13 @@ export class SegmentSet {
       bytes += rowSize(seg.byTs[k++]!);
     }
     if (k === seg.hidden) return;
-    this.raiseWatermark(seg.ts[seg.byTs[k - 1]!]! + 1);
+    this.raiseWatermark(seg.ts.at(seg.byTs[k - 1]!) + 1);
   }
 
   /** Oldest visible timestamp of the sealed rows (the open segment counts as newest); Infinity when none. */
   oldestSealedTs(): number {
     let m = Infinity;
-    for (const s of this.segments) if (s.hidden < s.n) m = Math.min(m, s.ts[s.byTs[s.hidden]!]!);
+    for (const s of this.segments) if (s.hidden < s.n) m = Math.min(m, s.ts.at(s.byTs[s.hidden]!));
     return m === Infinity && this.open.n > this.open.hidden ? Number.MAX_VALUE : m;
   }
 
@@ -212,7 +212,7 @@ export class SegmentSet {
   /** Oldest visible timestamp, or null when empty. */
   get minTs(): number | null {
     let m = Infinity;
-    for (const s of this.segments) if (s.hidden < s.n) m = Math.min(m, s.ts[s.byTs[s.hidden]!]!);
+    for (const s of this.segments) if (s.hidden < s.n) m = Math.min(m, s.ts.at(s.byTs[s.hidden]!));
     const o = this.open;
     for (let i = 0; i < o.n; i++) if (o.ts[i]! >= this.wm && o.ts[i]! < m) m = o.ts[i]!;
     return m === Infinity ? null : m;

@@ -6,6 +6,7 @@ import type { RowData } from './row-data.ts';
 import { lowerBoundPerm } from './ts-bounds.ts';
 import type { UintArray } from './narrow.ts';
 import type { RowBytes } from './row-bytes.ts';
+import type { TsColumn } from './ts-column.ts';
 
 /** Rows [start, end) of one project inside a sealed segment, ascending by ts. */
 export interface Run {
@@ -22,7 +23,8 @@ export class Segment implements RowData {
   hidden = 0;
 
   constructor(
-    readonly ts: Float64Array,
+    /** Timestamps, frame-of-reference encoded (ts-column.ts): read ts.at(r). */
+    readonly ts: TsColumn,
     /** Ingest sequence numbers minus seqBase. */
     readonly seq: UintArray,
     readonly seqBase: number,
@@ -37,8 +39,8 @@ export class Segment implements RowData {
     readonly shape: UintArray,
   ) {
     const n = (this.n = ts.length);
-    this.minTs = ts[byTs[0]!]!;
-    this.maxTs = ts[byTs[n - 1]!]!;
+    this.minTs = ts.at(byTs[0]!);
+    this.maxTs = ts.at(byTs[n - 1]!);
     let lo = Infinity, hi = -Infinity;
     for (let i = 0; i < n; i++) {
       const s = seq[i]!;

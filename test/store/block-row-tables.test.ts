@@ -39,7 +39,7 @@ function readBack(seg: Segment): string[] {
     expect(seg.extraBytesOf(r)).toBe(extra === null ? 0 : Buffer.byteLength(extra));
     expect(copied).toBe(buf.length);
     expect(buf.toString()).toBe(json + (extra ?? ''));
-    out.push(`${seg.ts[r]}|${json}|${extra}`);
+    out.push(`${seg.ts.at(r)}|${json}|${extra}`);
   }
   return out;
 }

@@ -29,7 +29,7 @@ const kind = (max: number): string => (max < 256 ? 'Uint8Array' : max < 65536 ? 
 
 function columns(seg: Segment): string[] {
   const out: string[] = [];
-  for (let r = 0; r < seg.n; r++) out.push(`${seg.ts[r]} ${seg.seqBase + seg.seq[r]!} ${seg.pid[r]} ${seg.hot[0]![r]} ${seg.hot[1]![r]} ${seg.json(r)}`);
+  for (let r = 0; r < seg.n; r++) out.push(`${seg.ts.at(r)} ${seg.seqBase + seg.seq[r]!} ${seg.pid[r]} ${seg.hot[0]![r]} ${seg.hot[1]![r]} ${seg.json(r)}`);
   return out.sort();
 }
 
@@ -63,7 +63,8 @@ describe('narrow sealed columns', () => {
     // ~25-byte rows in 4 KiB blocks: ~160 rows a block, so slots fit 8 bits; 13 blocks, so block numbers too.
     let blockBytes = 0;
     for (const b of blocks.blocks) blockBytes += b.residentBytes;
-    const perRow = 8 + 4 + 1 + 2 + 1 + 1 + 4 + 1 + 1; // ts, seq, pid, url (300 ids), method, shape, ts order, block, slot
+    // ts (frame of reference: 32-bit low and 8-bit high offsets), seq, pid, url (300 ids), method, shape, ts order, block, slot
+    const perRow = 5 + 4 + 1 + 2 + 1 + 1 + 4 + 1 + 1;
     expect(seg.bytes).toBe(blockBytes + seg.n * perRow + seg.runs.size * 64 + 256);
   });
 });

@@ -31,7 +31,7 @@ function viaRuns(s: SourceStore, spec: ScanSpec): string[] {
     for (let j = 0; j < run.n; j++) {
       const r = run.sel[j]!;
       const seq = run.rows.seqBase + run.rows.seq[r]!;
-      out.push(`${seq} ${run.ts[r]} ${run.projectNames[run.rows.pid[r]!] ?? null} ${run.hot.map((h) => h[r]).join(',')} ${run.rows.json(r)}`);
+      out.push(`${seq} ${run.ts.at(r)} ${run.projectNames[run.rows.pid[r]!] ?? null} ${run.hot.map((h) => h[r]).join(',')} ${run.rows.json(r)}`);
     }
   }
   return out;

@@ -68,6 +68,6 @@ describe('the addon gather', () => {
     want.sort((a, b) => a.pid - b.pid || a.ts - b.ts);
     const seg = sealOpen(o, 0, new BlockCodec(null, 16 * 1024))!;
     expect(seg.rows.compressed).toBe(true);
-    expect(Array.from({ length: seg.n }, (_, r) => ({ pid: seg.pid[r]!, ts: seg.ts[r]!, json: seg.rows.json(r), extra: seg.rows.extra(r) }))).toEqual(want);
+    expect(Array.from({ length: seg.n }, (_, r) => ({ pid: seg.pid[r]!, ts: seg.ts.at(r), json: seg.rows.json(r), extra: seg.rows.extra(r) }))).toEqual(want);
   });
 });

@@ -11,6 +11,7 @@ import { ScanRow } from '../scan-row.ts';
 import type { Value } from '../../core/values.ts';
 import { INEXACT_ID } from '../../store/hot-paths.ts';
 import type { HotDict } from '../../store/hot-dict.ts';
+import type { TsRead } from '../../store/ts-column.ts';
 import type { ScanExec } from './scan-exec.ts';
 import { predicateMemo } from '../predicate-memo.ts';
 
@@ -38,7 +39,8 @@ const UNKNOWN = 0, PASS = 1, FAIL = 2;
 
 /** Exact rows sel[0, n) that pass: indices into `ts` and the hot id columns (a store batch's, or a segment's own). */
 export interface HotSelection {
-  ts: ArrayLike<number>;
+  /** Row i's timestamp: ts.at(i) (a batch's Float64Array or a segment's column). */
+  ts: TsRead;
   hot: ArrayLike<number>[];
   sel: Int32Array;
   n: number;
@@ -107,7 +109,7 @@ export class HotUnnestExec implements Operator {
       return { ts: [], hot: [], sel: new Int32Array(0), n: 0, generic };
     }
     const { rows, ts, projectNames } = run;
-    const rowOf = (r: number): ScanRow => new ScanRow(rows, r, ts[r]!, projectNames[rows.pid[r]!] ?? null);
+    const rowOf = (r: number): ScanRow => new ScanRow(rows, r, ts.at(r)!, projectNames[rows.pid[r]!] ?? null);
     const n = this.select(run.hot, run.sel, run.n, rowOf, this.pendingGeneric);
     let generic: unknown[] = [];
     if (run.batchEnd) { generic = this.pendingGeneric; this.pendingGeneric = []; }
