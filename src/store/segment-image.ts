@@ -59,7 +59,10 @@ export function decodeSegment(chunks: readonly Buffer[], codecs: ReadonlyMap<str
   const h = rd.json<SegmentHeader>();
   const ts = readArray(rd.next());
   if (!(ts instanceof Float64Array) || ts.length !== h.n) throw new Error('checkpoint image: a segment\'s timestamps do not match its row count');
-  const seq = readUint(rd.next());
+  // Sequence numbers as segment-build.ts holds them (32-bit, one array kind for the scan loops, the same
+  // bytes counted before and after a restart), whatever width the image carries.
+  const seq32 = readUint(rd.next());
+  const seq = seq32 instanceof Uint32Array ? seq32 : Uint32Array.from(seq32);
   const pid = readUint(rd.next());
   const byTs = readArray(rd.next());
   if (!(byTs instanceof Uint32Array)) throw new Error('checkpoint image: a segment\'s ts order is not 32-bit');
@@ -81,5 +84,5 @@ export function decodeSegment(chunks: readonly Buffer[], codecs: ReadonlyMap<str
     if (c.length !== h.n) throw new Error('checkpoint image: a segment column does not match its row count');
   }
   const runs = new Map<number, Run>(h.runs.map(([p, start, end]) => [p, { start, end }]));
-  return new Segment(TsColumn.of(ts), narrowed(seq), h.seqBase, pid, new BlockRows(blocks, blk, narrowed(slot)), hot, byTs, runs, shape);
+  return new Segment(TsColumn.of(ts), seq, h.seqBase, pid, new BlockRows(blocks, blk, narrowed(slot)), hot, byTs, runs, shape);
 }
