@@ -3,10 +3,12 @@
 
 import type { RowData } from './row-data.ts';
 import { INGEST_ADDON } from './native-ingest.ts';
+import { PlainTs } from './ts-column.ts';
 
 /** Unsorted rows taking appends; replaced (never truncated) when sealed. */
 export class OpenSegment implements RowData {
-  readonly ts: number[] = [];
+  /** Timestamps: ts.v[r] (ts.at(r) for readers of any segment). */
+  readonly ts = new PlainTs<number[]>([]);
   readonly seq: number[] = [];
   readonly seqBase = 0;
   readonly pid: number[] = [];
@@ -65,7 +67,7 @@ export class OpenSegment implements RowData {
     const jl = src.jsonBytesOf(r), xl = src.extraBytesOf(r);
     const at = this.reserve(jl + xl);
     src.copyRow(r, this.slab, at);
-    this.push(src.ts.at(r)!, src.seqBase + src.seq[r]!, src.pid[r]!, at, at + jl, hot, src.shape[r]!);
+    this.push(src.ts.at(r), src.seqBase + src.seq[r]!, src.pid[r]!, at, at + jl, hot, src.shape[r]!);
   }
 
   /** Makes room for n more bytes; returns where they go. */
@@ -82,7 +84,7 @@ export class OpenSegment implements RowData {
 
   private push(ts: number, seq: number, pid: number, at: number, split: number, hot: readonly number[], shape: number): void {
     this.shape.push(shape);
-    this.ts.push(ts);
+    this.ts.v.push(ts);
     this.seq.push(seq);
     this.pid.push(pid);
     this.off.push(at);
@@ -128,7 +130,7 @@ export class OpenSegment implements RowData {
   byTs(): Uint32Array {
     const n = this.ts.length;
     if (this.sorted === null || this.sorted.length !== n) {
-      const ts = this.ts;
+      const ts = this.ts.v;
       const idx = new Uint32Array(n);
       for (let i = 0; i < n; i++) idx[i] = i;
       this.sorted = idx.sort((a, b) => ts[a]! - ts[b]! || a - b);
@@ -139,7 +141,8 @@ export class OpenSegment implements RowData {
   /** Recounts hidden rows for watermark w; returns how many more are hidden than before. */
   hide(w: number): number {
     let h = 0;
-    for (let i = 0; i < this.ts.length; i++) if (this.ts[i]! < w) h++;
+    const ts = this.ts.v;
+    for (let i = 0; i < ts.length; i++) if (ts[i]! < w) h++;
     const delta = h - this.hidden;
     this.hidden = h;
     return delta;

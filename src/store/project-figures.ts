@@ -11,7 +11,7 @@ export function pidFigures(ts: TsRead, pid: ArrayLike<number>, n: number, wm: nu
   let lastPid = -1;
   let cur: Figures | undefined;
   for (let i = 0; i < n; i++) {
-    const t = ts.at(i)!;
+    const t = ts.at(i);
     if (t < wm) continue;
     const p = pid[i]!;
     if (p !== lastPid) {

@@ -10,7 +10,7 @@ export type IdColumn = UintArray | readonly number[];
 
 /** Parallel row columns, shared by open and sealed segments. */
 export interface RowData extends RowText {
-  /** Timestamp (µs) of row r is ts.at(r): a JS array in the open segment, a TsColumn in sealed ones. */
+  /** Timestamp (µs) of row r is ts.at(r): PlainTs over a JS array in the open segment, a TsColumn in sealed ones. */
   readonly ts: TsRead;
   /** Ingest sequence number of row r is seqBase + seq[r]. */
   readonly seq: ArrayLike<number>;

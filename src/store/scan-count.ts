@@ -37,7 +37,8 @@ function segmentCount(seg: Segment, pid: number | undefined, b: Bounds, afterSeq
 }
 
 function openCount(open: OpenSegment, pid: number | undefined, b: Bounds, afterSeq: number, maxSeq: number): number {
-  const { ts, seq, seqBase } = open;
+  const { seq, seqBase } = open;
+  const ts = open.ts.v;
   const opid = open.pid;
   let n = 0;
   for (let r = 0; r < ts.length; r++) {

@@ -38,7 +38,7 @@ export class Cursor {
     return this.perm === null ? this.pos : this.perm[this.pos]!;
   }
   ts(): number {
-    return this.rows.ts.at(this.row())!;
+    return this.rows.ts.at(this.row());
   }
 }
 
@@ -262,7 +262,7 @@ export function* scanSnapshot(snap: ScanSnapshot, spec: ScanSpec): Generator<Sca
       const s = sb + rseq[r]!;
       if (s <= afterSeq || s > maxSeq) continue;
       const n = batch.n;
-      batch.ts[n] = rts.at(r)!;
+      batch.ts[n] = rts.at(r);
       batch.seq[n] = s;
       batch.rows[n] = rows;
       batch.idx[n] = r;
@@ -275,7 +275,7 @@ export function* scanSnapshot(snap: ScanSnapshot, spec: ScanSpec): Generator<Sca
         [batch, hotOut] = newBatch(size, hotKeys);
         from = 0;
       }
-    } while (pos !== end && dir * rts.at(perm === null ? pos : perm[pos]!)! >= limit);
+    } while (pos !== end && dir * rts.at(perm === null ? pos : perm[pos]!) >= limit);
     fillColumns(batch, from, rows, names, hotCols, hotOut);
     c.pos = pos;
     heap.fixTop(pos === end);

@@ -44,7 +44,7 @@ function build(a: RowData, b: RowData | null, na: number, order: ArrayLike<numbe
     let src = a, srcRows = aRows;
     if (r >= na) { src = b!; srcRows = bRows; r -= na; }
     const p = src.pid[r]!;
-    ts[i] = src.ts.at(r)!;
+    ts[i] = src.ts.at(r);
     seq[i] = src.seqBase + src.seq[r]! - seqLo;
     pid[i] = p;
     rows.add(src, srcRows, r);
@@ -69,7 +69,7 @@ function sortByTs(ts: Float64Array, seq: UintArray): Uint32Array {
 
 /** Seals the open segment's rows with ts >= w into a sorted segment (null when none remain). */
 export function sealOpen(open: OpenSegment, w: number, codec: BlockCodec | null = null): Segment | null {
-  const { order, byTs } = sealOrder(open.ts, open.seq, open.pid, w);
+  const { order, byTs } = sealOrder(open.ts.v, open.seq, open.pid, w);
   return build(open, null, Infinity, order, order.length, codec, () => byTs);
 }
 
@@ -78,7 +78,7 @@ export function purgeOpen(open: OpenSegment, w: number): OpenSegment {
   const out = new OpenSegment(open.hot.length, open.bytes);
   const hot: number[] = new Array<number>(open.hot.length);
   for (let i = 0; i < open.n; i++) {
-    if (open.ts[i]! < w) continue;
+    if (open.ts.v[i]! < w) continue;
     for (let h = 0; h < hot.length; h++) hot[h] = open.hot[h]![i]!;
     out.appendFrom(open, i, hot);
   }

@@ -214,7 +214,7 @@ export class SegmentSet {
     let m = Infinity;
     for (const s of this.segments) if (s.hidden < s.n) m = Math.min(m, s.ts.at(s.byTs[s.hidden]!));
     const o = this.open;
-    for (let i = 0; i < o.n; i++) if (o.ts[i]! >= this.wm && o.ts[i]! < m) m = o.ts[i]!;
+    for (let i = 0; i < o.n; i++) if (o.ts.v[i]! >= this.wm && o.ts.v[i]! < m) m = o.ts.v[i]!;
     return m === Infinity ? null : m;
   }
 
@@ -223,7 +223,7 @@ export class SegmentSet {
     let m = -Infinity;
     for (const s of this.segments) if (s.hidden < s.n && s.maxTs > m) m = s.maxTs;
     const o = this.open;
-    for (let i = 0; i < o.n; i++) if (o.ts[i]! >= this.wm && o.ts[i]! > m) m = o.ts[i]!;
+    for (let i = 0; i < o.n; i++) if (o.ts.v[i]! >= this.wm && o.ts.v[i]! > m) m = o.ts.v[i]!;
     return m === -Infinity ? null : m;
   }
 

@@ -75,7 +75,7 @@ export function encodeHead(s: HeadState, open: OpenSegment): Buffer[] {
     const xl = open.extraBytesOf(r);
     extraLen[r] = xl === 0 ? NO_EXTRA : xl;
   }
-  out.push(arrayChunk(Float64Array.from(open.ts)), arrayChunk(Float64Array.from(open.seq)), arrayChunk(Uint32Array.from(open.pid)),
+  out.push(arrayChunk(Float64Array.from(open.ts.v)), arrayChunk(Float64Array.from(open.seq)), arrayChunk(Uint32Array.from(open.pid)),
     arrayChunk(Uint32Array.from(open.shape)), arrayChunk(jsonLen), arrayChunk(extraLen), open.rowBytes());
   for (let h = 0; h < hotCount; h++) out.push(arrayChunk(Uint32Array.from(open.hot[h]!)));
   return out;

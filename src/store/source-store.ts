@@ -313,7 +313,7 @@ export class SourceStore {
       const { shape, byTs } = seg;
       for (let i = seg.hidden; i < seg.n; i++) { const sh = shape[byTs[i]!]!; if (sh !== 0) live.add(sh); }
     }
-    const { shape, ts } = this.rows.open;
+    const { shape } = this.rows.open, ts = this.rows.open.ts.v;
     for (let i = 0; i < shape.length; i++) if (shape[i] !== 0 && ts[i]! >= this.rows.wm) live.add(shape[i]!);
     return this.schemaTree.forgetUnused((id) => live.has(id)) > 0;
   }

@@ -6,7 +6,7 @@ import type { TsRead } from './ts-column.ts';
 export function lowerBoundPerm(ts: TsRead, perm: ArrayLike<number>, lo: number, hi: number, x: number): number {
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (ts.at(perm[mid]!)! < x) lo = mid + 1;
+    if (ts.at(perm[mid]!) < x) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -16,7 +16,7 @@ export function lowerBoundPerm(ts: TsRead, perm: ArrayLike<number>, lo: number, 
 export function upperBoundPerm(ts: TsRead, perm: ArrayLike<number>, lo: number, hi: number, x: number): number {
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (ts.at(perm[mid]!)! <= x) lo = mid + 1;
+    if (ts.at(perm[mid]!) <= x) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -25,7 +25,7 @@ export function upperBoundPerm(ts: TsRead, perm: ArrayLike<number>, lo: number, 
 export function lowerBound(ts: TsRead, lo: number, hi: number, x: number): number {
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (ts.at(mid)! < x) lo = mid + 1;
+    if (ts.at(mid) < x) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -34,7 +34,7 @@ export function lowerBound(ts: TsRead, lo: number, hi: number, x: number): numbe
 export function upperBound(ts: TsRead, lo: number, hi: number, x: number): number {
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (ts.at(mid)! <= x) lo = mid + 1;
+    if (ts.at(mid) <= x) lo = mid + 1;
     else hi = mid;
   }
   return lo;

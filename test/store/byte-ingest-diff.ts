@@ -56,7 +56,7 @@ export function snapshot(s: SourceStore): unknown {
     rows.push({
       json: open.json(r).replace(GENERATED_ID, '{"id":"<generated>"'),
       extra: open.extra(r),
-      ts: open.ts[r],
+      ts: open.ts.v[r],
       pid: open.pid[r],
       hot: open.hot.map((col, h) => s.hotDict(s.hotKeys[h]!).get(col[r]!)),
       shape: open.shape[r],

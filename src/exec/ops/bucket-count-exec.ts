@@ -53,7 +53,7 @@ export class BucketCountExec implements Operator {
     const r = this.scan.nextRun();
     if (r === null) return -1;
     const { ts, sel, n } = r;
-    for (let j = 0; j < n; j++) this.count(ts.at(sel[j]!)!);
+    for (let j = 0; j < n; j++) this.count(ts.at(sel[j]!));
     this.flush();
     return n;
   }

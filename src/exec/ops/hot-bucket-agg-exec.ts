@@ -62,7 +62,7 @@ export class HotBucketAggExec implements Operator {
       const cols = this.counters.map((c) => (c.arg === null ? null : hot[c.leaf]!));
       for (let j = 0; j < n; j++) {
         const i = sel[j]!;
-        const t = ts.at(i)!;
+        const t = ts.at(i);
         if (!(t >= lo && t < hi)) {
           lo = t - (((t % width) + width) % width);
           hi = lo + width;

@@ -11,7 +11,7 @@ import { ScanRow } from '../scan-row.ts';
 import type { Value } from '../../core/values.ts';
 import { INEXACT_ID } from '../../store/hot-paths.ts';
 import type { HotDict } from '../../store/hot-dict.ts';
-import type { TsRead } from '../../store/ts-column.ts';
+import { PlainTs, type TsRead } from '../../store/ts-column.ts';
 import type { ScanExec } from './scan-exec.ts';
 import { predicateMemo } from '../predicate-memo.ts';
 
@@ -39,7 +39,7 @@ const UNKNOWN = 0, PASS = 1, FAIL = 2;
 
 /** Exact rows sel[0, n) that pass: indices into `ts` and the hot id columns (a store batch's, or a segment's own). */
 export interface HotSelection {
-  /** Row i's timestamp: ts.at(i) (a batch's Float64Array or a segment's column). */
+  /** Row i's timestamp: ts.at(i) (a PlainTs over a batch's Float64Array, or a segment's column). */
   ts: TsRead;
   hot: ArrayLike<number>[];
   sel: Int32Array;
@@ -89,7 +89,7 @@ export class HotUnnestExec implements Operator {
     for (let i = 0; i < b.n; i++) sel[i] = i;
     const generic: unknown[] = [];
     const n = this.select(hot, sel, b.n, (i) => this.scan.rowOf(b, i), generic);
-    return { ts: b.ts, hot, sel, n, generic };
+    return { ts: new PlainTs(b.ts), hot, sel, n, generic };
   }
 
   /** Rows of inexact events met since the scan's last batch ended (runs split batches). */
@@ -106,10 +106,10 @@ export class HotUnnestExec implements Operator {
       if (this.pendingGeneric.length === 0) return null;
       const generic = this.pendingGeneric;
       this.pendingGeneric = [];
-      return { ts: [], hot: [], sel: new Int32Array(0), n: 0, generic };
+      return { ts: new PlainTs([]), hot: [], sel: new Int32Array(0), n: 0, generic };
     }
     const { rows, ts, projectNames } = run;
-    const rowOf = (r: number): ScanRow => new ScanRow(rows, r, ts.at(r)!, projectNames[rows.pid[r]!] ?? null);
+    const rowOf = (r: number): ScanRow => new ScanRow(rows, r, ts.at(r), projectNames[rows.pid[r]!] ?? null);
     const n = this.select(run.hot, run.sel, run.n, rowOf, this.pendingGeneric);
     let generic: unknown[] = [];
     if (run.batchEnd) { generic = this.pendingGeneric; this.pendingGeneric = []; }
