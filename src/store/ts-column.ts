@@ -48,9 +48,9 @@ export class TsColumn implements TsRead {
     }
     const lo = new Uint32Array(n), hi = span < 2 ** 40 ? new Uint8Array(n) : new Uint16Array(n);
     for (let i = 0; i < n; i++) {
-      const d = ts[i]! - min;
-      lo[i] = d % LO;
-      hi[i] = Math.floor(d / LO);
+      const d = ts[i]! - min, h = Math.floor(d / LO);
+      lo[i] = d - h * LO;
+      hi[i] = h;
     }
     return new TsColumn(n, min, lo, hi, null);
   }
