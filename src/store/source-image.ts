@@ -21,6 +21,9 @@ export interface ImagePart {
   detachedBytes?(): number;
   /** Bytes of chunks() that are the store's own buffers rather than copies. */
   sharedBytes?(): number;
+  /** While held (a checkpoint has yet to write it), a sealed segment is not merged away. */
+  hold?(): void;
+  release?(): void;
 }
 
 export interface HeadState {
