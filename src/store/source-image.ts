@@ -5,6 +5,7 @@
 import { crc32 } from 'node:zlib';
 import { BlockCodec } from './block-codec.ts';
 import { INEXACT, type HotValue } from './hot-paths.ts';
+import type { HotDict } from './hot-dict.ts';
 import { ChunkReader, arrayChunk, jsonChunk, readArray } from './image-io.ts';
 import type { SchemaImage } from './schema-image.ts';
 import type { OpenSegment } from './open-segment.ts';
@@ -35,7 +36,8 @@ export interface HeadState {
   /** Bumped whenever hot-dictionary compaction rewrites segments' id columns (their parts are new then). */
   hotEpoch: number;
   projectNames: readonly (string | null)[];
-  hotValues: readonly (readonly HotValue[])[];
+  /** Read value by value when the head is encoded (a dictionary's values never all at once as heap strings). */
+  hotValues: readonly (HotDict | readonly HotValue[])[];
   schema: SchemaImage;
   /** The codecs of every block held, and the one new seals use (null before the first seal). */
   codecs: readonly BlockCodec[];
@@ -68,7 +70,7 @@ export function encodeHead(s: HeadState, open: OpenSegment): Buffer[] {
   };
   const out = [jsonChunk(meta)];
   for (const c of s.codecs) if (c.dict !== null) out.push(c.dict);
-  for (const vs of s.hotValues) out.push(...dictionaryChunks(vs));
+  for (const d of s.hotValues) out.push(...dictionaryChunks(d));
   const n = open.n, hotCount = open.hot.length;
   const jsonLen = new Uint32Array(n), extraLen = new Uint32Array(n);
   // The rows' stored UTF-8 bytes go out as they are (they were written from strings, so decoding and
@@ -84,7 +86,8 @@ export function encodeHead(s: HeadState, open: OpenSegment): Buffer[] {
   return out;
 }
 
-export interface DecodedHead extends Omit<HeadState, 'codecs' | 'current'> {
+export interface DecodedHead extends Omit<HeadState, 'codecs' | 'current' | 'hotValues'> {
+  hotValues: HotValue[][];
   codecs: Map<string, BlockCodec>;
   current: BlockCodec | null;
   /** Appends the open rows to `open` (rows as they were, sequence numbers included). */
@@ -128,19 +131,49 @@ export function decodeHead(chunks: readonly Buffer[]): DecodedHead {
 // back than JSON when a dictionary holds millions of URLs.
 const K_NULL = 0, K_INEXACT = 1, K_STRING = 2, K_NUMBER = 3, K_TRUE = 4, K_FALSE = 5;
 
-function dictionaryChunks(values: readonly HotValue[]): Buffer[] {
-  const kinds = new Uint8Array(values.length);
-  const strLens: number[] = [];
-  const strs: string[] = [];
-  const nums: number[] = [];
-  values.forEach((v, i) => {
+/** Bytes of one piece of a dictionary's string chunk while it is written (joined once at the end). */
+const STR_PIECE = 1 << 20;
+
+/**
+ * Reads the dictionary value by value (a packed one decodes a block at a time), so a checkpoint never holds
+ * its values as heap strings at once: a URL column of ~1M query strings took ~100 MiB of V8 heap that way.
+ */
+function dictionaryChunks(values: HotDict | readonly HotValue[]): Buffer[] {
+  const dict: HotDict = Array.isArray(values) ? { length: values.length, get: (id) => (values as readonly HotValue[])[id]! } : values as HotDict;
+  const n = dict.length;
+  const kinds = new Uint8Array(n);
+  let lens = new Uint32Array(1024), nLens = 0;
+  let nums = new Float64Array(16), nNums = 0;
+  const pieces: Buffer[] = [];
+  let piece = Buffer.allocUnsafe(STR_PIECE), at = 0;
+  for (let i = 0; i < n; i++) {
+    const v = dict.get(i);
     if (v === null) kinds[i] = K_NULL;
     else if (v === INEXACT) kinds[i] = K_INEXACT;
-    else if (typeof v === 'string') { kinds[i] = K_STRING; strs.push(v); strLens.push(Buffer.byteLength(v, 'utf8')); }
-    else if (typeof v === 'number') { kinds[i] = K_NUMBER; nums.push(v); }
-    else kinds[i] = v ? K_TRUE : K_FALSE;
-  });
-  return [arrayChunk(kinds), arrayChunk(Uint32Array.from(strLens)), Buffer.from(strs.join(''), 'utf8'), arrayChunk(Float64Array.from(nums))];
+    else if (typeof v === 'string') {
+      kinds[i] = K_STRING;
+      const len = Buffer.byteLength(v, 'utf8');
+      if (nLens === lens.length) lens = grown(lens, new Uint32Array(lens.length * 2));
+      lens[nLens++] = len;
+      if (at + len > piece.length) {
+        pieces.push(piece.subarray(0, at));
+        piece = Buffer.allocUnsafe(Math.max(STR_PIECE, len));
+        at = 0;
+      }
+      at += piece.write(v, at, 'utf8');
+    } else if (typeof v === 'number') {
+      kinds[i] = K_NUMBER;
+      if (nNums === nums.length) nums = grown(nums, new Float64Array(nums.length * 2));
+      nums[nNums++] = v;
+    } else kinds[i] = v ? K_TRUE : K_FALSE;
+  }
+  pieces.push(piece.subarray(0, at));
+  return [arrayChunk(kinds), arrayChunk(lens.subarray(0, nLens)), Buffer.concat(pieces), arrayChunk(nums.subarray(0, nNums))];
+}
+
+function grown<T extends Uint32Array | Float64Array>(a: T, into: T): T {
+  into.set(a);
+  return into;
 }
 
 function readDictionary(rd: ChunkReader): HotValue[] {

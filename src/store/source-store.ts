@@ -341,7 +341,7 @@ export class SourceStore {
     if (codecs === null) return null;
     const head = encodeHead({
       hotKeys: this.hotKeys, wm: this.rows.wm, seq: this.seq, evictedRows: this.rows.evictedRows, droppedRows: this.droppedRows,
-      hotEpoch: this.hot.epoch, projectNames: this.projects.names, hotValues: this.hot.allValues(), schema: this.schemaTree.toImage(),
+      hotEpoch: this.hot.epoch, projectNames: this.projects.names, hotValues: this.hot.all(), schema: this.schemaTree.toImage(),
       codecs, current: this.rows.codec, codecHasDict: this.rows.codecHasDict,
     }, this.rows.open);
     const parts: ImagePart[] = [{ key: 'head', immutable: false, events: this.rows.open.n, chunks: () => head }];
