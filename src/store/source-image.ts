@@ -3,6 +3,7 @@
 // parts of their own (segment-image.ts), written once each.
 
 import { crc32 } from 'node:zlib';
+import { Compressor, Decompressor } from 'zstd-napi';
 import { BlockCodec } from './block-codec.ts';
 import { INEXACT, type HotValue } from './hot-paths.ts';
 import type { HotDict } from './hot-dict.ts';
@@ -50,6 +51,8 @@ interface HeadMeta extends Omit<HeadState, 'hotValues' | 'codecs' | 'current' | 
   codecs: { key: string; blockBytes: number; dict: boolean }[];
   current: string | null;
   openRows: number;
+  /** The dictionaries' string bytes are zstd frames (absent in heads written before: plain bytes). */
+  dictZstd?: boolean;
 }
 
 /** A stable name for a codec: its dictionary's checksum and size, and its block size. */
@@ -61,16 +64,19 @@ const NO_EXTRA = 0xffffffff;
 
 /** The head part's chunks: meta JSON, each dictionary, then the open rows' columns and bytes. */
 export function encodeHead(s: HeadState, open: OpenSegment): Buffer[] {
+  // The dictionaries go in chunks of their own only (they were once in the meta JSON as well).
+  const { hotValues, codecs, current, wm, ...plain } = s;
   const meta: HeadMeta = {
-    ...s,
-    wm: Number.isFinite(s.wm) ? s.wm : null,
-    codecs: s.codecs.map((c) => ({ key: codecKey(c), blockBytes: c.blockBytes, dict: c.dict !== null })),
-    current: s.current === null ? null : codecKey(s.current),
+    ...plain,
+    wm: Number.isFinite(wm) ? wm : null,
+    codecs: codecs.map((c) => ({ key: codecKey(c), blockBytes: c.blockBytes, dict: c.dict !== null })),
+    current: current === null ? null : codecKey(current),
     openRows: open.n,
+    dictZstd: true,
   };
   const out = [jsonChunk(meta)];
-  for (const c of s.codecs) if (c.dict !== null) out.push(c.dict);
-  for (const d of s.hotValues) out.push(...dictionaryChunks(d));
+  for (const c of codecs) if (c.dict !== null) out.push(c.dict);
+  for (const d of hotValues) out.push(...dictionaryChunks(d));
   const n = open.n, hotCount = open.hot.length;
   const jsonLen = new Uint32Array(n), extraLen = new Uint32Array(n);
   // The rows' stored UTF-8 bytes go out as they are (they were written from strings, so decoding and
@@ -99,7 +105,7 @@ export function decodeHead(chunks: readonly Buffer[]): DecodedHead {
   const meta = rd.json<HeadMeta>();
   const codecs = new Map<string, BlockCodec>();
   for (const c of meta.codecs) codecs.set(c.key, new BlockCodec(c.dict ? Buffer.from(rd.next()) : null, c.blockBytes));
-  const hotValues = meta.hotKeys.map(() => readDictionary(rd));
+  const hotValues = meta.hotKeys.map(() => readDictionary(rd, meta.dictZstd === true));
   const ts = readArray(rd.next()), seq = readArray(rd.next()), pid = readArray(rd.next()), shape = readArray(rd.next());
   const jsonLen = readArray(rd.next()), extraLen = readArray(rd.next());
   const bytes = rd.next();
@@ -137,6 +143,8 @@ const STR_PIECE = 1 << 20;
 /**
  * Reads the dictionary value by value (a packed one decodes a block at a time), so a checkpoint never holds
  * its values as heap strings at once: a URL column of ~1M query strings took ~100 MiB of V8 heap that way.
+ * The string bytes go out as zstd frames of 1 MiB pieces (one after another; they decompress as one):
+ * written plain, they were ~80 MB of every head at that size, held while written and counted in the budget.
  */
 function dictionaryChunks(values: HotDict | readonly HotValue[]): Buffer[] {
   const dict: HotDict = Array.isArray(values) ? { length: values.length, get: (id) => (values as readonly HotValue[])[id]! } : values as HotDict;
@@ -156,7 +164,7 @@ function dictionaryChunks(values: HotDict | readonly HotValue[]): Buffer[] {
       if (nLens === lens.length) lens = grown(lens, new Uint32Array(lens.length * 2));
       lens[nLens++] = len;
       if (at + len > piece.length) {
-        pieces.push(piece.subarray(0, at));
+        pieces.push(dictZstd().c.compress(piece.subarray(0, at)));
         piece = Buffer.allocUnsafe(Math.max(STR_PIECE, len));
         at = 0;
       }
@@ -167,8 +175,20 @@ function dictionaryChunks(values: HotDict | readonly HotValue[]): Buffer[] {
       nums[nNums++] = v;
     } else kinds[i] = v ? K_TRUE : K_FALSE;
   }
-  pieces.push(piece.subarray(0, at));
+  pieces.push(dictZstd().c.compress(piece.subarray(0, at)));
   return [arrayChunk(kinds), arrayChunk(lens.subarray(0, nLens)), Buffer.concat(pieces), arrayChunk(nums.subarray(0, nNums))];
+}
+
+let zstdPair: { c: Compressor; d: Decompressor } | null = null;
+
+/** The zstd contexts of dictionary string bytes, made at the first checkpoint or restore (an idle server holds none). */
+function dictZstd(): { c: Compressor; d: Decompressor } {
+  if (zstdPair === null) {
+    const c = new Compressor();
+    c.setParameters({ compressionLevel: 1 });
+    zstdPair = { c, d: new Decompressor() };
+  }
+  return zstdPair;
 }
 
 function grown<T extends Uint32Array | Float64Array>(a: T, into: T): T {
@@ -176,8 +196,9 @@ function grown<T extends Uint32Array | Float64Array>(a: T, into: T): T {
   return into;
 }
 
-function readDictionary(rd: ChunkReader): HotValue[] {
-  const kinds = readArray(rd.next()), lens = readArray(rd.next()), text = rd.next(), nums = readArray(rd.next());
+function readDictionary(rd: ChunkReader, zstd: boolean): HotValue[] {
+  const kinds = readArray(rd.next()), lens = readArray(rd.next()), stored = rd.next(), nums = readArray(rd.next());
+  const text = zstd ? dictZstd().d.decompress(stored) : stored;
   const out = new Array<HotValue>(kinds.length);
   let s = 0, at = 0, n = 0;
   for (let i = 0; i < kinds.length; i++) {
