@@ -12,6 +12,7 @@ import { createQueryService, type EngineService } from '../endpoints/service.ts'
 import { TransformThread } from '../store/transform-thread.ts';
 import { compressOffThread } from '../store/block-compressor.ts';
 import { loadNdjson, LoadError } from './ndjson-load.ts';
+import { columnQuery } from './column-query.ts';
 import { planRequest, resolveRequest } from '../endpoints/execute.ts';
 import { explainSqlBoth, explainTarget, planSqlOnCatalog } from '../endpoints/query-sql.ts';
 import { explainBoth } from '../exec/physical/explain-physical.ts';
@@ -101,6 +102,12 @@ export async function queryCommand(argv: string[], io: Io = stdio): Promise<numb
   const service = await createQueryService({ store, stateDir: null, nowMicros: () => now, cache: { sweepMs: 0 } });
   let transformer: TransformThread | null = null;
   try {
+    // A plain query that reads only timestamp and project loads the files without row bytes (column-query.ts).
+    if (!endpoint && !args.has('explain') && explainTarget(sql!) === null) {
+      const sqlOpts = { params: new Map<string, string | null>(params), nowUs: now };
+      const code = await columnQuery({ sql: sql!, sqlOpts, loads: args.get('load') ?? [], format, err: io.err, printer: new BodyPrinter(io) });
+      if (code !== null) return code;
+    }
     for (const spec of args.get('load') ?? []) {
       const eq = spec.indexOf('=');
       if (eq <= 0) { io.err(`--load needs <source>=<file.ndjson>, got "${spec}"\n`); return 2; }

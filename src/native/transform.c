@@ -460,6 +460,7 @@ static const char *transform_event(ctx_t *c, const uint8_t *in, uint32_t ev) {
   meta[0] = (double)ts;
   err = event_row(c, in, ev, idn, msgn, mdn, stands_in, ts, meta);
   if (err) return err;
+  if (c->no_rows) { c->no_rows_bytes += meta[3] - meta[1]; c->rows.n = 0; meta[1] = meta[2] = meta[3] = 0; }
   long did = intern(&c->descs, c->desc.p, c->desc.n);
   if (did < 0 || c->rows.oom || c->desc.oom) FAIL("out of memory");
   meta[5] = (double)did;
@@ -526,7 +527,7 @@ const char *transform_body(ctx_t *c, const uint8_t *in, size_t n, int ndjson) {
   if (n >= 3 && in[0] == 0xEF && in[1] == 0xBB && in[2] == 0xBF) { in += 3; n -= 3; }
   if (n > 0xFFFFFFF0u) FAIL("a body past 4 GiB");
   c->in = in;
-  b_reserve(&c->rows, n + n / 8 + 1024);
+  b_reserve(&c->rows, c->no_rows ? 64 * 1024 : n + n / 8 + 1024);
   const char *err = ndjson ? transform_ndjson(c, in, n) : transform_json(c, in, n);
   if (err) return err;
   if (c->events == 0) FAIL("no events");
