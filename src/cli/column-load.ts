@@ -61,11 +61,11 @@ function storeBody(file: string, b: ColumnBody, firstLine: number, t: ColumnTarg
   }
 }
 
-function sizeAndCuts(file: string): number[] {
+function sizeAndCuts(file: string, chunkBytes: number): number[] {
   let fd: number;
   try { fd = openSync(file, 'r'); } catch (err) { throw new LoadError(`Cannot read ${file}: ${(err as Error).message}`); }
   try {
-    return lineCuts(fd, fstatSync(fd).size, CHUNK_BYTES);
+    return lineCuts(fd, fstatSync(fd).size, chunkBytes);
   } finally {
     closeSync(fd);
   }
@@ -74,8 +74,8 @@ function sizeAndCuts(file: string): number[] {
 /** What a column load stored, and the row bytes the full load would have kept for those rows (an upper bound of them). */
 export interface ColumnLoaded extends Loaded { rowBytes: number }
 
-export async function loadColumns(file: string, t: ColumnTarget, io: LoadIo, workers: number = columnWorkerCount()): Promise<ColumnLoaded> {
-  const cuts = sizeAndCuts(file);
+export async function loadColumns(file: string, t: ColumnTarget, io: LoadIo, workers = columnWorkerCount(), chunkBytes = CHUNK_BYTES): Promise<ColumnLoaded> {
+  const cuts = sizeAndCuts(file, chunkBytes);
   const total: ColumnLoaded = { stored: 0, dropped: 0, rowBytes: 0 };
   if (cuts.length < 2) return total;
   const pool: ColumnWorkers = await startColumnWorkers(Math.min(workers, cuts.length - 1));

@@ -22,6 +22,9 @@ export interface ColumnQuery {
   err: (s: string) => void;
   /** Where the result goes (the caller's printer), and its last piece. */
   printer: BodyStream & { end(last: Buffer, format: OutputFormat): void };
+  /** Tests: worker count and chunk size (default: the cores, CHUNK_BYTES). */
+  workers?: number;
+  chunkBytes?: number;
 }
 
 /** The sources and files of `loads`; null when one is malformed or names no source (the full path reports it). */
@@ -67,7 +70,7 @@ export async function columnQuery(q: ColumnQuery): Promise<number | null> {
         ingestEvents: (events: unknown[]) => service.ingestVolatile(source, events),
         checkCount: (n: number) => { service.checkBatch(source, new Array<unknown>(n)); },
       };
-      const r = await loadColumns(file, target, { err: q.err });
+      const r = await loadColumns(file, target, { err: q.err }, q.workers, q.chunkBytes);
       if (target.source.evicted > 0 || fullLoadMightEvict(config, source, r.rowBytes)) {
         q.err(`ringql: ${file} is too big to load without row bytes and answer as the full load would; loading it again with them\n`);
         return null;

@@ -59,7 +59,15 @@ class BodyPrinter implements BodyStream {
   }
 }
 
-export async function queryCommand(argv: string[], io: Io = stdio): Promise<number> {
+/** For tests: `columnLoad: false` keeps every query on the full load (to compare the two); the column load's workers and chunk size; told when the column load answered. */
+export interface QueryOptions {
+  columnLoad?: boolean;
+  columnWorkers?: number;
+  chunkBytes?: number;
+  onColumnLoad?: () => void;
+}
+
+export async function queryCommand(argv: string[], io: Io = stdio, opts: QueryOptions = {}): Promise<number> {
   let args: Map<string, string[]>;
   try {
     args = parseArgs(argv, {
@@ -103,10 +111,12 @@ export async function queryCommand(argv: string[], io: Io = stdio): Promise<numb
   let transformer: TransformThread | null = null;
   try {
     // A plain query that reads only timestamp and project loads the files without row bytes (column-query.ts).
-    if (!endpoint && !args.has('explain') && explainTarget(sql!) === null) {
+    if (opts.columnLoad !== false && !endpoint && !args.has('explain') && explainTarget(sql!) === null) {
       const sqlOpts = { params: new Map<string, string | null>(params), nowUs: now };
-      const code = await columnQuery({ sql: sql!, sqlOpts, loads: args.get('load') ?? [], format, err: io.err, printer: new BodyPrinter(io) });
-      if (code !== null) return code;
+      const code = await columnQuery({
+        sql: sql!, sqlOpts, loads: args.get('load') ?? [], format, err: io.err, printer: new BodyPrinter(io), workers: opts.columnWorkers, chunkBytes: opts.chunkBytes,
+      });
+      if (code !== null) { opts.onColumnLoad?.(); return code; }
     }
     for (const spec of args.get('load') ?? []) {
       const eq = spec.indexOf('=');
