@@ -41,11 +41,18 @@ function parseLoads(loads: readonly string[], store: Store): { source: string; f
   return out;
 }
 
-/** Whether the full load could have evicted anything the column load kept (by a byte or memory bound), which would change answers. */
-function fullLoadMightEvict(config: StoreConfig, source: string, rowBytes: number): boolean {
-  const maxBytes = config.sourceLimits?.get(source)?.maxBytes ?? config.maxBytes;
-  if (rowBytes * 1.01 + (1 << 20) > maxBytes) return true;
-  return config.maxMemory !== undefined && 2 * rowBytes + (1 << 30) > config.maxMemory;
+/**
+ * Whether the full load could have evicted anything the column load kept (by a source's byte bound or the
+ * memory budget), which would change answers. `rowBytes`: the row bytes the full load would hold per source.
+ */
+function fullLoadMightEvict(config: StoreConfig, rowBytes: ReadonlyMap<string, number>): boolean {
+  let total = 0;
+  for (const [source, bytes] of rowBytes) {
+    const maxBytes = config.sourceLimits?.get(source)?.maxBytes ?? config.maxBytes;
+    if (bytes * 1.01 + (1 << 20) > maxBytes) return true;
+    total += bytes;
+  }
+  return config.maxMemory !== undefined && 2 * total + (1 << 30) > config.maxMemory;
 }
 
 /** Plans `q.sql` on an empty store: a plan reading only byteless columns (and no explain) chooses the column load. */
@@ -68,6 +75,7 @@ export async function columnQuery(q: ColumnQuery): Promise<number | null> {
   try {
     const loads = parseLoads(q.loads, store);
     if (!loads || !columnPathPlan(service, q)) return null;
+    const rowBytes = new Map<string, number>();
     for (const { source, file } of loads) {
       const target = {
         source: store.source(source)!, nowUs: q.sqlOpts.nowUs,
@@ -75,7 +83,8 @@ export async function columnQuery(q: ColumnQuery): Promise<number | null> {
         checkCount: (n: number) => { service.checkBatch(source, new Array<unknown>(n)); },
       };
       const r = await loadColumns(file, target, { err: q.err }, q.workers, q.chunkBytes);
-      if (target.source.evicted > 0 || fullLoadMightEvict(config, source, r.rowBytes)) {
+      rowBytes.set(source, (rowBytes.get(source) ?? 0) + r.rowBytes);
+      if (target.source.evicted > 0 || fullLoadMightEvict(config, rowBytes)) {
         q.err(`ringql: ${file} is too big to load without row bytes and answer as the full load would; loading it again with them\n`);
         return null;
       }
