@@ -51,8 +51,8 @@ export class SegmentSet {
 
   seal(): void {
     const open = this.open;
-    // The next open segment will likely fill like this one did: start it at that size (plus slack).
-    this.open = new OpenSegment(this.hotCount, Math.min(open.bytes * 1.1, this.maxSegmentBytes));
+    // The next open segment will likely fill its own slab like this one did: start it at that size (plus slack).
+    this.open = new OpenSegment(this.hotCount, Math.min(open.ownBytes * 1.1, this.maxSegmentBytes));
     this.sampleCodec(open);
     const seg = sealOpen(open, this.wm, this.codec);
     if (seg !== null) {
