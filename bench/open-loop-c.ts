@@ -45,6 +45,8 @@ export interface OpenLoopCFigure extends OpenLoopFigure {
   serverWaitMsPerS: number;
   /** The same for all its threads together (V8 and libuv helpers share its core). */
   serverThreadsWaitMsPerS: number;
+  /** The server's scheduling during the run: "fifo 10 (all threads)" (see `serverFifo`) or "other (why)". */
+  serverSched: string;
 }
 
 /** Path of the built generator; gcc comes from apt-get when this machine lacks it. */
@@ -83,8 +85,39 @@ function warnIfNotIsolated(f: OpenLoopCFigure): void {
   process.stderr.write(`serving bench: the C generator runs without full isolation (session ${f.session}, scheduling ${f.sched}); run as root for SCHED_FIFO\n`);
 }
 
-/** The C generator on `core` at `rate` req/s against http://127.0.0.1:<port><path>. */
-export async function openLoopC(url: string, o: { rate: number; seconds: number; connections: number; core: number; token: string; serverPid: number; mode?: GeneratorMode }): Promise<OpenLoopCFigure> {
+/** SCHED_FIFO priority the server's main thread gets for an open-loop run (the generator's own is 10 too, on the other core). */
+export const SERVER_FIFO_PRIORITY = 10;
+
+/** A server's scheduling for an open-loop run: all its threads SCHED_FIFO (the measure), only its main thread, or SCHED_OTHER. */
+export type ServerSched = 'all' | 'main' | 'other';
+
+/**
+ * Puts `pid`'s threads (`all`; with `main` only the event loop that answers) in SCHED_FIFO for `during`,
+ * then back to SCHED_OTHER: other processes on its core, which the server cannot control, no longer
+ * preempt it. Both servers of a comparison get it; says what it got.
+ */
+export async function serverFifo<T>(pid: number, during: () => Promise<T>, threads: 'all' | 'main' = 'all'): Promise<{ value: T; sched: string }> {
+  const a = threads === 'all' ? ['-a'] : [];
+  let sched = `fifo ${SERVER_FIFO_PRIORITY} (${threads === 'all' ? 'all threads' : 'main thread only'})`;
+  try {
+    await run('chrt', [...a, '-f', '-p', String(SERVER_FIFO_PRIORITY), String(pid)]);
+  } catch (e) {
+    sched = `other (chrt -f refused: ${String((e as { stderr?: string }).stderr ?? e).trim().split('\n')[0]})`;
+  }
+  try {
+    return { value: await during(), sched };
+  } finally {
+    if (sched.startsWith('fifo')) await run('chrt', [...a, '-o', '-p', '0', String(pid)]).catch(() => { /* the server ended */ });
+  }
+}
+
+/** The C generator on `core` at `rate` req/s against http://127.0.0.1:<port><path>; the server in SCHED_FIFO meanwhile (`serverFifo`; `fifo`, default all threads). */
+export async function openLoopC(url: string, o: { rate: number; seconds: number; connections: number; core: number; token: string; serverPid: number; mode?: GeneratorMode; fifo?: ServerSched }): Promise<OpenLoopCFigure> {
+  const fifo = o.fifo ?? 'all';
+  if (fifo !== 'other') {
+    const { value, sched } = await serverFifo(o.serverPid, () => openLoopC(url, { ...o, fifo: 'other' }), fifo);
+    return { ...value, serverSched: sched };
+  }
   const bin = await buildOpenLoopC();
   const u = new URL(url);
   const cpu0 = cpuSeconds(o.serverPid), wait0 = runDelayMs(o.serverPid, true), all0 = runDelayMs(o.serverPid);
@@ -93,10 +126,11 @@ export async function openLoopC(url: string, o: { rate: number; seconds: number;
   const { stdout } = await run('taskset', args, { maxBuffer: 1 << 20 });
   const wall = (performance.now() - t0) / 1000;
   const f = {
-    ...(JSON.parse(stdout) as Omit<OpenLoopCFigure, 'serverCpu' | 'serverWaitMsPerS' | 'serverThreadsWaitMsPerS'>),
+    ...(JSON.parse(stdout) as Omit<OpenLoopCFigure, 'serverCpu' | 'serverWaitMsPerS' | 'serverThreadsWaitMsPerS' | 'serverSched'>),
     serverCpu: (cpuSeconds(o.serverPid) - cpu0) / wall,
     serverWaitMsPerS: (runDelayMs(o.serverPid, true) - wait0) / wall,
     serverThreadsWaitMsPerS: (runDelayMs(o.serverPid) - all0) / wall,
+    serverSched: 'other',
   };
   warnIfNotIsolated(f);
   return f;
