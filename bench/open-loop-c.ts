@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { OpenLoopFigure } from './open-loop.ts';
-import { cpuSeconds } from './serving-load.ts';
+import { cpuSeconds, wrk, type WrkFigure } from './serving-load.ts';
 
 const run = promisify(execFile);
 const root = new URL('..', import.meta.url).pathname;
@@ -109,6 +109,15 @@ export async function serverFifo<T>(pid: number, during: () => Promise<T>, threa
   } finally {
     if (sched.startsWith('fifo')) await run('chrt', [...a, '-o', '-p', '0', String(pid)]).catch(() => { /* the server ended */ });
   }
+}
+
+/**
+ * The server's maximum rate for the p99's target (half of it): wrk -t1 on `core`, the server's threads
+ * in SCHED_FIFO as during the open-loop runs and wrk in SCHED_FIFO too, so the machine's other load
+ * lowers neither side's rate (for those seconds other processes get ~5 % of the cores: RT throttling).
+ */
+export async function fifoMaxRate(url: string, o: { seconds: number; connections: number; core: number; token: string; serverPid: number }): Promise<WrkFigure> {
+  return (await serverFifo(o.serverPid, () => wrk(url, { ...o, fifo: SERVER_FIFO_PRIORITY }))).value;
 }
 
 /** The C generator on `core` at `rate` req/s against http://127.0.0.1:<port><path>; the server in SCHED_FIFO meanwhile (`serverFifo`; `fifo`, default all threads). */

@@ -7,8 +7,8 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureWrk, wrk } from './serving-load.ts';
-import { buildOpenLoopC, GENERATOR_MODES, openLoopC, serverFifo, type GeneratorMode, type OpenLoopCFigure } from './open-loop-c.ts';
+import { ensureWrk } from './serving-load.ts';
+import { buildOpenLoopC, GENERATOR_MODES, fifoMaxRate, openLoopC, type GeneratorMode, type OpenLoopCFigure } from './open-loop-c.ts';
 import { p99Report, type P99Round } from './p99-report.ts';
 import { api, pinBench, startRawPinned, startRingqlPinned, TOKEN } from './serving-server.ts';
 
@@ -46,8 +46,7 @@ async function main(): Promise<void> {
     const rounds: P99Round[] = [];
     for (let i = 0; i < ROUNDS; i++) {
       const load = loadavg();
-      // The maximum with the server scheduled as in the measure (all threads SCHED_FIFO), so the machine's other load does not lower the rate the p99 is taken at.
-      const { value: max } = await serverFifo(server.pid!, () => wrk(base + PATH, { seconds: SECONDS, connections: 32, core: 1, token: TOKEN, serverPid: server.pid! }));
+      const max = await fifoMaxRate(base + PATH, { seconds: SECONDS, connections: 32, core: 1, token: TOKEN, serverPid: server.pid! });
       const target = Math.round(max.reqPerSec / 2);
       const ringql: P99Round['ringql'] = {};
       const rawHalf: P99Round['raw'] = {};
