@@ -2,6 +2,7 @@
 // ran there, how long the server's main thread waited to run and who ran meanwhile), the bench's own CPU,
 // the server's GC pauses (--trace-gc) and its threads; ringql and raw uWS, main thread SCHED_OTHER and FIFO.
 //   Run (as root, perf installed): node --import tsx bench/p99-core-probe.ts [rate] [seconds] [rounds]
+//   Env: P99_PROBE_SCHEDS (default other,main,all: see ServerSched), P99_PROBE_NODE (extra ringql node flags).
 
 import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -58,14 +59,14 @@ async function probe(who: string, pid: number, base: string, fifo: ServerSched, 
     `  bench process: ${self1.ms - self0.ms} ms CPU during the run, allowed on CPUs ${self1.cpus}`,
     ...coreSummary(rows, pid, process.pid),
   ];
-  if (gc) lines.push(gcInWindow(gc, pid, t0, t1));
+  if (gc) lines.push(gcInWindow(gc, pid, t0, t1, f.reqPerSec));
   process.stdout.write(lines.join('\n') + '\n');
 }
 
 async function main(): Promise<void> {
   await buildOpenLoopC();
   pinBench();
-  const { server, base } = await startRingqlPinned(tmp, 100_000, ['--trace-gc']);
+  const { server, base } = await startRingqlPinned(tmp, 100_000, ['--trace-gc', ...(process.env.P99_PROBE_NODE ?? '').split(' ').filter(Boolean)]);
   const gc: GcLine[] = [];
   server.stdout!.on('data', (d: Buffer) => { for (const l of d.toString().split('\n')) { const g = parseGcLine(l); if (g) gc.push(g); } });
   let raw: Awaited<ReturnType<typeof startRawPinned>> | undefined;
