@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { OpenLoopFigure } from './open-loop.ts';
 import { cpuSeconds, wrk, type WrkFigure } from './serving-load.ts';
+import { SERVER_FIFO_PRIORITY, withServerSched, type ServerSched } from './server-sched.ts';
 
 const run = promisify(execFile);
 const root = new URL('..', import.meta.url).pathname;
@@ -45,7 +46,7 @@ export interface OpenLoopCFigure extends OpenLoopFigure {
   serverWaitMsPerS: number;
   /** The same for all its threads together (V8 and libuv helpers share its core). */
   serverThreadsWaitMsPerS: number;
-  /** The server's scheduling during the run: "fifo 10 (all threads)" (see `serverFifo`) or "other (why)". */
+  /** The server's scheduling during the run, as bench/server-sched.ts describes it. */
   serverSched: string;
 }
 
@@ -85,46 +86,23 @@ function warnIfNotIsolated(f: OpenLoopCFigure): void {
   process.stderr.write(`serving bench: the C generator runs without full isolation (session ${f.session}, scheduling ${f.sched}); run as root for SCHED_FIFO\n`);
 }
 
-/** SCHED_FIFO priority the server's main thread gets for an open-loop run (the generator's own is 10 too, on the other core). */
-export const SERVER_FIFO_PRIORITY = 10;
-
-/** A server's scheduling for an open-loop run: all its threads SCHED_FIFO (the measure), only its main thread, or SCHED_OTHER. */
-export type ServerSched = 'all' | 'main' | 'other';
-
 /**
- * Puts `pid`'s threads (`all`; with `main` only the event loop that answers) in SCHED_FIFO for `during`,
- * then back to SCHED_OTHER: other processes on its core, which the server cannot control, no longer
- * preempt it. Both servers of a comparison get it; says what it got.
- */
-export async function serverFifo<T>(pid: number, during: () => Promise<T>, threads: 'all' | 'main' = 'all'): Promise<{ value: T; sched: string }> {
-  const a = threads === 'all' ? ['-a'] : [];
-  let sched = `fifo ${SERVER_FIFO_PRIORITY} (${threads === 'all' ? 'all threads' : 'main thread only'})`;
-  try {
-    await run('chrt', [...a, '-f', '-p', String(SERVER_FIFO_PRIORITY), String(pid)]);
-  } catch (e) {
-    sched = `other (chrt -f refused: ${String((e as { stderr?: string }).stderr ?? e).trim().split('\n')[0]})`;
-  }
-  try {
-    return { value: await during(), sched };
-  } finally {
-    if (sched.startsWith('fifo')) await run('chrt', [...a, '-o', '-p', '0', String(pid)]).catch(() => { /* the server ended */ });
-  }
-}
-
-/**
- * The server's maximum rate for the p99's target (half of it): wrk -t1 on `core`, the server's threads
- * in SCHED_FIFO as during the open-loop runs and wrk in SCHED_FIFO too, so the machine's other load
+ * The server's maximum rate for the p99's target (half of it): wrk -t1 on `core`, the server scheduled
+ * as during the open-loop runs (MEASURE_SCHED) and wrk in SCHED_FIFO, so the machine's other load
  * lowers neither side's rate (for those seconds other processes get ~5 % of the cores: RT throttling).
  */
 export async function fifoMaxRate(url: string, o: { seconds: number; connections: number; core: number; token: string; serverPid: number }): Promise<WrkFigure> {
-  return (await serverFifo(o.serverPid, () => wrk(url, { ...o, fifo: SERVER_FIFO_PRIORITY }))).value;
+  return (await withServerSched(o.serverPid, MEASURE_SCHED, () => wrk(url, { ...o, fifo: SERVER_FIFO_PRIORITY }))).value;
 }
 
-/** The C generator on `core` at `rate` req/s against http://127.0.0.1:<port><path>; the server in SCHED_FIFO meanwhile (`serverFifo`; `fifo`, default all threads). */
-export async function openLoopC(url: string, o: { rate: number; seconds: number; connections: number; core: number; token: string; serverPid: number; mode?: GeneratorMode; fifo?: ServerSched }): Promise<OpenLoopCFigure> {
-  const fifo = o.fifo ?? 'all';
-  if (fifo !== 'other') {
-    const { value, sched } = await serverFifo(o.serverPid, () => openLoopC(url, { ...o, fifo: 'other' }), fifo);
+/** How the measure schedules the server during its p99 runs and its maximum (bench/server-sched.ts). */
+export const MEASURE_SCHED: ServerSched = 'all';
+
+/** The C generator on `core` at `rate` req/s against http://127.0.0.1:<port><path>; the server scheduled as `sched` (default MEASURE_SCHED) meanwhile. */
+export async function openLoopC(url: string, o: { rate: number; seconds: number; connections: number; core: number; token: string; serverPid: number; mode?: GeneratorMode; sched?: ServerSched }): Promise<OpenLoopCFigure> {
+  const mode = o.sched ?? MEASURE_SCHED;
+  if (mode !== 'other') {
+    const { value, sched } = await withServerSched(o.serverPid, mode, () => openLoopC(url, { ...o, sched: 'other' }));
     return { ...value, serverSched: sched };
   }
   const bin = await buildOpenLoopC();

@@ -2,14 +2,15 @@
 // ran there, how long the server's main thread waited to run and who ran meanwhile), the bench's own CPU,
 // the server's GC pauses (--trace-gc) and its threads; ringql and raw uWS, main thread SCHED_OTHER and FIFO.
 //   Run (as root, perf installed): node --import tsx bench/p99-core-probe.ts [rate] [seconds] [rounds]
-//   Env: P99_PROBE_SCHEDS (default other,main,all: see ServerSched), P99_PROBE_NODE (extra ringql node flags).
+//   Env: P99_PROBE_SCHEDS (default other,main,all,main+nice: bench/server-sched.ts), P99_PROBE_NODE (extra ringql node flags).
 
 import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { buildOpenLoopC, openLoopC, type ServerSched } from './open-loop-c.ts';
+import { buildOpenLoopC, openLoopC } from './open-loop-c.ts';
+import type { ServerSched } from './server-sched.ts';
 import { gcInWindow, type GcLine, parseGcLine } from './p99-gc-lines.ts';
 import { coreSummary, type SchedRow, parseTimehist } from './p99-sched-rows.ts';
 import { api, pinBench, startRawPinned, startRingqlPinned, TOKEN } from './serving-server.ts';
@@ -20,7 +21,7 @@ const ROUNDS = Number(process.argv[4] ?? 1);
 const PATH = '/api/endpoints/query/usage.api-counts?interval=hourly&project=default';
 const run = promisify(execFile);
 const tmp = mkdtempSync(join(tmpdir(), 'ringql-core-probe-'));
-const SCHEDS = (process.env.P99_PROBE_SCHEDS ?? 'other,main,all').split(',') as ServerSched[];
+const SCHEDS = (process.env.P99_PROBE_SCHEDS ?? 'other,main,all,main+nice').split(',') as ServerSched[];
 const loadavg = (): string => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
 /** CPU ms this process's threads have used so far, and the CPU each last ran on. */
@@ -48,7 +49,7 @@ async function probe(who: string, pid: number, base: string, fifo: ServerSched, 
   const { value: f, rows } = await recordCore0(`${who}-${fifo}-${Date.now()}`, async () => {
     t0 = Date.now();
     try {
-      return await openLoopC(base + PATH, { rate: RATE, seconds: SECONDS, connections: 16, core: 1, token: TOKEN, serverPid: pid, fifo });
+      return await openLoopC(base + PATH, { rate: RATE, seconds: SECONDS, connections: 16, core: 1, token: TOKEN, serverPid: pid, sched: fifo });
     } finally {
       t1 = Date.now();
     }

@@ -8,26 +8,28 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureWrk } from './serving-load.ts';
-import { buildOpenLoopC, GENERATOR_MODES, fifoMaxRate, openLoopC, type GeneratorMode, type OpenLoopCFigure } from './open-loop-c.ts';
+import { buildOpenLoopC, GENERATOR_MODES, fifoMaxRate, MEASURE_SCHED, openLoopC, type GeneratorMode, type OpenLoopCFigure } from './open-loop-c.ts';
+import { SERVER_SCHEDS, type ServerSched } from './server-sched.ts';
 import { p99Report, type P99Round } from './p99-report.ts';
 import { api, pinBench, startRawPinned, startRingqlPinned, TOKEN } from './serving-server.ts';
 
 const SECONDS = Number(process.argv[2] ?? 8);
 const ROUNDS = Number(process.argv[3] ?? 5);
-// A mode is a generator mode, with "/other" when the servers stay SCHED_OTHER for it
-// (the measure gives them SCHED_FIFO during the open-loop run: bench/open-loop-c.ts serverFifo).
+// A mode is a generator mode, optionally with "/<server scheduling>" (bench/server-sched.ts: all, main,
+// main+nice, other); without it the servers are scheduled as the measure does (MEASURE_SCHED).
 const MODES = (process.argv[4] ?? 'isolated,plain').split(',');
-const generatorMode = (m: string): GeneratorMode => m.replace(/\/other$/, '') as GeneratorMode;
-for (const m of MODES) if (!GENERATOR_MODES.includes(generatorMode(m))) throw new Error(`p99 bench: mode ${m} is not one of ${GENERATOR_MODES.join(', ')}, each optionally with /other`);
+const generatorMode = (m: string): GeneratorMode => m.split('/')[0] as GeneratorMode;
+const serverSched = (m: string): ServerSched => (m.split('/')[1] ?? MEASURE_SCHED) as ServerSched;
+for (const m of MODES) if (!GENERATOR_MODES.includes(generatorMode(m)) || !SERVER_SCHEDS.includes(serverSched(m))) throw new Error(`p99 bench: mode ${m} is not one of ${GENERATOR_MODES.join(', ')}, each optionally with /${SERVER_SCHEDS.join(', /')}`);
 const EVENTS = 100_000;
 const PATH = '/api/endpoints/query/usage.api-counts?interval=hourly&project=default';
 const tmp = mkdtempSync(join(tmpdir(), 'ringql-p99-'));
 const say = (s: string): void => void process.stderr.write(`p99 bench: ${s}\n`);
 const loadavg = (): string => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
-/** The generator in `mode` at `rate` against one server (its threads in SCHED_FIFO unless the mode ends in /other). */
+/** The generator in `mode` at `rate` against one server (the server scheduled as the mode says). */
 function half(base: string, rate: number, serverPid: number, mode: string): Promise<OpenLoopCFigure> {
-  return openLoopC(base + PATH, { rate, seconds: SECONDS, connections: 16, core: 1, token: TOKEN, serverPid, mode: generatorMode(mode), fifo: mode.endsWith('/other') ? 'other' : 'all' });
+  return openLoopC(base + PATH, { rate, seconds: SECONDS, connections: 16, core: 1, token: TOKEN, serverPid, mode: generatorMode(mode), sched: serverSched(mode) });
 }
 
 async function main(): Promise<void> {
