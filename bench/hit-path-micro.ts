@@ -57,7 +57,7 @@ async function main(): Promise<void> {
     writeHeader(k: string | ArrayBufferView, v: string | ArrayBufferView) { bytes += size(k) + size(v); return res; },
     end(b: Buffer) { bytes += b.length; return res; },
   } as unknown as HttpResponse;
-  const once = (): boolean => answer(res, copyRequest(req), performance.now());
+  const once = (): boolean => answer(res, copyRequest(req), performance.now()) === true;
   const loop = async (n: number): Promise<void> => {
     for (let i = 0; i < n; i++) {
       if (once()) continue;

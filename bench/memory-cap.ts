@@ -39,7 +39,7 @@ export interface CapFigures {
   load: { start: string; end: string };
 }
 
-async function startServer(capBytes: number, stateDir: string): Promise<{ child: ChildProcess; base: string }> {
+async function startServer(capBytes: number, stateDir: string, serverLog: boolean): Promise<{ child: ChildProcess; base: string }> {
   const build = spawnSync(process.execPath, ['src/cli/build.mjs', '--if-stale'], { cwd: ROOT, stdio: 'inherit' });
   if (build.status !== 0) throw new Error('memory cap: the build step (src/cli/build.mjs) failed');
   const port = await freePort();
@@ -56,6 +56,8 @@ async function startServer(capBytes: number, stateDir: string): Promise<{ child:
     const on = (d: Buffer): void => { out += d.toString(); if (out.includes('ringql listening on')) resolve(); };
     child.stdout!.on('data', on);
     child.stderr!.on('data', on);
+    // --log: the server's own lines (checkpoints, warnings) on stderr, timed as the progress lines are, to place a peak.
+    if (serverLog) child.stderr!.on('data', (d: Buffer) => { for (const l of d.toString().trimEnd().split('\n')) progress(`server: ${l}`); });
     child.once('exit', (c, sig) => {
       reject(new Error(`memory cap: the server exited (${c}) before listening:\n${out.slice(-1500)}`));
       if (sig !== 'SIGTERM') process.stderr.write(`memory cap: the server exited (${c ?? sig}):\n${out.slice(-3000)}\n`);
@@ -93,9 +95,14 @@ class EventSource {
 interface Health { rows: Record<string, number>; memory_budget: { used_bytes: number; evicted_for_budget: number; checkpoint_in_flight?: number; process?: ProcessMemory } }
 
 /** Posts bodies (4 in flight) until `done()` says so; samples the tree RSS meanwhile. */
-async function ingestUntil(base: string, pid: number, src: EventSource, done: (h: Health) => boolean): Promise<{ events: number; bytes: number; firstBatchMax: number; maxRss: number }> {
+async function ingestUntil(base: string, pid: number, capBytes: number, src: EventSource, done: (h: Health) => boolean): Promise<{ events: number; bytes: number; firstBatchMax: number; maxRss: number }> {
   let stop = false, events = 0, bytes = 0, firstBatchMax = 0, maxRss = 0;
-  const sampler = setInterval(() => { maxRss = Math.max(maxRss, treeRssBytes(pid)); }, 250);
+  const sampler = setInterval(() => {
+    const rss = treeRssBytes(pid);
+    // A new peak past 90% of the cap is noted with its time, to line it up with the server's log (--log).
+    if (rss > maxRss && rss > capBytes * 0.9) progress(`  new max tree RSS ${(rss / 2 ** 20).toFixed(0)} MiB`);
+    maxRss = Math.max(maxRss, rss);
+  }, 250);
   const watcher = (async () => {
     while (!stop) {
       await new Promise((r) => setTimeout(r, 2000));
@@ -134,15 +141,15 @@ function procLine(p: ProcessMemory | undefined): string {
  * Ingests until the store has evicted for the budget at least as many events as it holds (its whole
  * content turned over once past the cap) and 20 s more, or `maxSeconds`; then checks what is left.
  */
-export async function memoryCap(o: { capBytes: number; maxSeconds: number }): Promise<CapFigures> {
+export async function memoryCap(o: { capBytes: number; maxSeconds: number; serverLog?: boolean }): Promise<CapFigures> {
   const stateDir = mkdtempSync(join(tmpdir(), 'ringql-cap-'));
   const loadStart = loadAverage();
-  const { child, base } = await startServer(o.capBytes, stateDir);
+  const { child, base } = await startServer(o.capBytes, stateDir, o.serverLog === true);
   try {
     const t0 = performance.now();
     let turnedAt = 0;
     const src = new EventSource();
-    const sent = await ingestUntil(base, child.pid!, src, (h) => {
+    const sent = await ingestUntil(base, child.pid!, o.capBytes, src, (h) => {
       const held = h.rows['edge.logs.prod'] ?? 0, ev = h.memory_budget.evicted_for_budget;
       if (!turnedAt && ev > 0 && ev >= held) turnedAt = performance.now();
       progress(`  cap ${(o.capBytes / 2 ** 20).toFixed(0)}M: ${held.toLocaleString()} held, ${ev.toLocaleString()} evicted for the budget, budget use ${(h.memory_budget.used_bytes / 2 ** 20).toFixed(0)} MiB (checkpoint ${((h.memory_budget.checkpoint_in_flight ?? 0) / 2 ** 20).toFixed(0)}), tree RSS ${(treeRssBytes(child.pid!) / 2 ** 20).toFixed(0)} MiB${procLine(h.memory_budget.process)}`);
@@ -171,7 +178,8 @@ export async function memoryCap(o: { capBytes: number; maxSeconds: number }): Pr
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  // npx tsx bench/memory-cap.ts [capMiB] [maxSeconds]
-  const cap = Number(process.argv[2] ?? 512) * 2 ** 20;
-  process.stdout.write(JSON.stringify(await memoryCap({ capBytes: cap, maxSeconds: Number(process.argv[3] ?? 360) }), null, 1) + '\n');
+  // npx tsx bench/memory-cap.ts [capMiB] [maxSeconds] [--log]
+  const args = process.argv.slice(2).filter((a) => a !== '--log');
+  const cap = Number(args[0] ?? 512) * 2 ** 20;
+  process.stdout.write(JSON.stringify(await memoryCap({ capBytes: cap, maxSeconds: Number(args[1] ?? 360), serverLog: process.argv.includes('--log') }), null, 1) + '\n');
 }

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { OpenLoopFigure } from './open-loop.ts';
-import { cpuSeconds } from './serving-load.ts';
+import { cpuSeconds, wrk, type WrkFigure } from './serving-load.ts';
+import { SERVER_FIFO_PRIORITY, withServerSched, type ServerSched } from './server-sched.ts';
 
 const run = promisify(execFile);
 const root = new URL('..', import.meta.url).pathname;
@@ -45,6 +46,8 @@ export interface OpenLoopCFigure extends OpenLoopFigure {
   serverWaitMsPerS: number;
   /** The same for all its threads together (V8 and libuv helpers share its core). */
   serverThreadsWaitMsPerS: number;
+  /** The server's scheduling during the run, as bench/server-sched.ts describes it. */
+  serverSched: string;
 }
 
 /** Path of the built generator; gcc comes from apt-get when this machine lacks it. */
@@ -83,8 +86,25 @@ function warnIfNotIsolated(f: OpenLoopCFigure): void {
   process.stderr.write(`serving bench: the C generator runs without full isolation (session ${f.session}, scheduling ${f.sched}); run as root for SCHED_FIFO\n`);
 }
 
-/** The C generator on `core` at `rate` req/s against http://127.0.0.1:<port><path>. */
-export async function openLoopC(url: string, o: { rate: number; seconds: number; connections: number; core: number; token: string; serverPid: number; mode?: GeneratorMode }): Promise<OpenLoopCFigure> {
+/**
+ * The server's maximum rate for the p99's target (half of it): wrk -t1 on `core`, the server scheduled
+ * as during the open-loop runs (MEASURE_SCHED) and wrk in SCHED_FIFO, so the machine's other load
+ * lowers neither side's rate (for those seconds other processes get ~5 % of the cores: RT throttling).
+ */
+export async function fifoMaxRate(url: string, o: { seconds: number; connections: number; core: number; token: string; serverPid: number }): Promise<WrkFigure> {
+  return (await withServerSched(o.serverPid, MEASURE_SCHED, () => wrk(url, { ...o, fifo: SERVER_FIFO_PRIORITY }))).value;
+}
+
+/** How the measure schedules the server during its p99 runs and its maximum (bench/server-sched.ts). */
+export const MEASURE_SCHED: ServerSched = 'all';
+
+/** The C generator on `core` at `rate` req/s against http://127.0.0.1:<port><path>; the server scheduled as `sched` (default MEASURE_SCHED) meanwhile. */
+export async function openLoopC(url: string, o: { rate: number; seconds: number; connections: number; core: number; token: string; serverPid: number; mode?: GeneratorMode; sched?: ServerSched }): Promise<OpenLoopCFigure> {
+  const mode = o.sched ?? MEASURE_SCHED;
+  if (mode !== 'other') {
+    const { value, sched } = await withServerSched(o.serverPid, mode, () => openLoopC(url, { ...o, sched: 'other' }));
+    return { ...value, serverSched: sched };
+  }
   const bin = await buildOpenLoopC();
   const u = new URL(url);
   const cpu0 = cpuSeconds(o.serverPid), wait0 = runDelayMs(o.serverPid, true), all0 = runDelayMs(o.serverPid);
@@ -93,10 +113,11 @@ export async function openLoopC(url: string, o: { rate: number; seconds: number;
   const { stdout } = await run('taskset', args, { maxBuffer: 1 << 20 });
   const wall = (performance.now() - t0) / 1000;
   const f = {
-    ...(JSON.parse(stdout) as Omit<OpenLoopCFigure, 'serverCpu' | 'serverWaitMsPerS' | 'serverThreadsWaitMsPerS'>),
+    ...(JSON.parse(stdout) as Omit<OpenLoopCFigure, 'serverCpu' | 'serverWaitMsPerS' | 'serverThreadsWaitMsPerS' | 'serverSched'>),
     serverCpu: (cpuSeconds(o.serverPid) - cpu0) / wall,
     serverWaitMsPerS: (runDelayMs(o.serverPid, true) - wait0) / wall,
     serverThreadsWaitMsPerS: (runDelayMs(o.serverPid) - all0) / wall,
+    serverSched: 'other',
   };
   warnIfNotIsolated(f);
   return f;

@@ -7,29 +7,35 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureWrk, wrk } from './serving-load.ts';
-import { buildOpenLoopC, GENERATOR_MODES, openLoopC, type GeneratorMode, type OpenLoopCFigure } from './open-loop-c.ts';
+import { ensureWrk } from './serving-load.ts';
+import { buildOpenLoopC, GENERATOR_MODES, fifoMaxRate, MEASURE_SCHED, openLoopC, type GeneratorMode, type OpenLoopCFigure } from './open-loop-c.ts';
+import { SERVER_SCHEDS, type ServerSched } from './server-sched.ts';
 import { p99Report, type P99Round } from './p99-report.ts';
-import { api, startRawPinned, startRingqlPinned, TOKEN } from './serving-server.ts';
+import { api, pinBench, startRawPinned, startRingqlPinned, TOKEN } from './serving-server.ts';
 
 const SECONDS = Number(process.argv[2] ?? 8);
 const ROUNDS = Number(process.argv[3] ?? 5);
-const MODES = (process.argv[4] ?? 'isolated,plain').split(',') as GeneratorMode[];
-for (const m of MODES) if (!GENERATOR_MODES.includes(m)) throw new Error(`p99 bench: generator mode ${m} is not one of ${GENERATOR_MODES.join(', ')}`);
+// A mode is a generator mode, optionally with "/<server scheduling>" (bench/server-sched.ts: all, main,
+// main+nice, other); without it the servers are scheduled as the measure does (MEASURE_SCHED).
+const MODES = (process.argv[4] ?? 'isolated,plain').split(',');
+const generatorMode = (m: string): GeneratorMode => m.split('/')[0] as GeneratorMode;
+const serverSched = (m: string): ServerSched => (m.split('/')[1] ?? MEASURE_SCHED) as ServerSched;
+for (const m of MODES) if (!GENERATOR_MODES.includes(generatorMode(m)) || !SERVER_SCHEDS.includes(serverSched(m))) throw new Error(`p99 bench: mode ${m} is not one of ${GENERATOR_MODES.join(', ')}, each optionally with /${SERVER_SCHEDS.join(', /')}`);
 const EVENTS = 100_000;
 const PATH = '/api/endpoints/query/usage.api-counts?interval=hourly&project=default';
 const tmp = mkdtempSync(join(tmpdir(), 'ringql-p99-'));
 const say = (s: string): void => void process.stderr.write(`p99 bench: ${s}\n`);
 const loadavg = (): string => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
-/** The generator in `mode` at `rate` against one server. */
-function half(base: string, rate: number, serverPid: number, mode: GeneratorMode): Promise<OpenLoopCFigure> {
-  return openLoopC(base + PATH, { rate, seconds: SECONDS, connections: 16, core: 1, token: TOKEN, serverPid, mode });
+/** The generator in `mode` at `rate` against one server (the server scheduled as the mode says). */
+function half(base: string, rate: number, serverPid: number, mode: string): Promise<OpenLoopCFigure> {
+  return openLoopC(base + PATH, { rate, seconds: SECONDS, connections: 16, core: 1, token: TOKEN, serverPid, mode: generatorMode(mode), sched: serverSched(mode) });
 }
 
 async function main(): Promise<void> {
   await ensureWrk();
   await buildOpenLoopC();
+  pinBench();
   const { server, base } = await startRingqlPinned(tmp, EVENTS);
   let raw: ChildProcess | undefined;
   try {
@@ -42,7 +48,7 @@ async function main(): Promise<void> {
     const rounds: P99Round[] = [];
     for (let i = 0; i < ROUNDS; i++) {
       const load = loadavg();
-      const max = await wrk(base + PATH, { seconds: SECONDS, connections: 32, core: 1, token: TOKEN, serverPid: server.pid! });
+      const max = await fifoMaxRate(base + PATH, { seconds: SECONDS, connections: 32, core: 1, token: TOKEN, serverPid: server.pid! });
       const target = Math.round(max.reqPerSec / 2);
       const ringql: P99Round['ringql'] = {};
       const rawHalf: P99Round['raw'] = {};
@@ -50,7 +56,7 @@ async function main(): Promise<void> {
         ringql[m] = await half(base, target, server.pid!, m);
         rawHalf[m] = await half(r.base, target, raw.pid!, m);
         const g = ringql[m];
-        say(`round ${i + 1} (load ${load}): max ${max.reqPerSec.toFixed(0)} req/s; ${m} generator at ${target} req/s: p99 ringql ${g.p99ms.toFixed(3)} ms (generator late p99 ${g.lateP99ms.toFixed(3)}, read lag p99 ${g.readLagP99ms.toFixed(3)}; server waited ${g.serverWaitMsPerS.toFixed(1)} ms/s for a CPU), raw uWS ${rawHalf[m].p99ms.toFixed(3)} ms`);
+        say(`round ${i + 1} (load ${load}): max ${max.reqPerSec.toFixed(0)} req/s; ${m} generator at ${target} req/s: p99 ringql ${g.p99ms.toFixed(3)} ms (server ${g.serverSched}, generator late p99 ${g.lateP99ms.toFixed(3)}, read lag p99 ${g.readLagP99ms.toFixed(3)}; server waited ${g.serverWaitMsPerS.toFixed(1)} ms/s for a CPU), raw uWS ${rawHalf[m].p99ms.toFixed(3)} ms`);
       }
       rounds.push({ max, target, ringql, raw: rawHalf, load });
     }

@@ -3,13 +3,16 @@
 // reader can see whether the generator or the server set the p99.
 
 import type { WrkFigure } from './serving-load.ts';
-import type { GeneratorMode, OpenLoopCFigure } from './open-loop-c.ts';
+import type { OpenLoopCFigure } from './open-loop-c.ts';
+
+/** A generator mode (bench/open-loop-c.ts), with "/other" when the servers stayed SCHED_OTHER. */
+export type P99Mode = string;
 
 export interface P99Round {
   max: WrkFigure;
   target: number;
-  ringql: Partial<Record<GeneratorMode, OpenLoopCFigure>>;
-  raw: Partial<Record<GeneratorMode, OpenLoopCFigure>>;
+  ringql: Partial<Record<P99Mode, OpenLoopCFigure>>;
+  raw: Partial<Record<P99Mode, OpenLoopCFigure>>;
   load: string;
 }
 
@@ -22,14 +25,14 @@ export function spread(xs: number[], d = 3): string {
   return `${f(mid, d)} (${f(s[0]!, d)}–${f(s[s.length - 1]!, d)})`;
 }
 
-function row(r: P99Round, i: number, who: 'ringql' | 'raw', mode: GeneratorMode): string {
+function row(r: P99Round, i: number, who: 'ringql' | 'raw', mode: P99Mode): string {
   const h = r[who][mode]!;
   const gen = `${mode}: ${h.session} session, ${h.sched}, ${h.pacing}`;
-  return `| ${i + 1} | ${who === 'ringql' ? 'ringql' : 'raw uWS'} | ${gen} | ${f(r.max.reqPerSec)} (${f(r.max.serverCpu, 2)} / ${f(r.max.wrkCpu, 2)}) | ${r.target} | ${f(h.reqPerSec)} | ${f(h.p50ms, 3)} | **${f(h.p99ms, 3)}** | ${f(h.p999ms, 3)} | ${f(h.maxms, 2)} | ${f(h.p99ArrivedMs, 3)} | ${f(h.p99FromSendMs, 3)} | ${f(h.lateP99ms, 3)} / ${f(h.readLagP99ms, 3)} / ${f(h.readLagMaxMs, 2)} | ${f(h.runDelayMs, 1)} | ${f(h.connWaitP99ms, 3)} | ${f(h.serverWaitMsPerS, 1)} (${f(h.serverThreadsWaitMsPerS, 1)}) | ${f(h.serverCpu, 2)} / ${f(h.cpu, 2)} | ${r.load} |`;
+  return `| ${i + 1} | ${who === 'ringql' ? 'ringql' : 'raw uWS'} (${h.serverSched}) | ${gen} | ${f(r.max.reqPerSec)} (${f(r.max.serverCpu, 2)} / ${f(r.max.wrkCpu, 2)}) | ${r.target} | ${f(h.reqPerSec)} | ${f(h.p50ms, 3)} | **${f(h.p99ms, 3)}** | ${f(h.p999ms, 3)} | ${f(h.maxms, 2)} | ${f(h.p99ArrivedMs, 3)} | ${f(h.p99FromSendMs, 3)} | ${f(h.lateP99ms, 3)} / ${f(h.readLagP99ms, 3)} / ${f(h.readLagMaxMs, 2)} | ${f(h.runDelayMs, 1)} | ${f(h.connWaitP99ms, 3)} | ${f(h.serverWaitMsPerS, 1)} (${f(h.serverThreadsWaitMsPerS, 1)}) | ${f(h.serverCpu, 2)} / ${f(h.cpu, 2)} | ${r.load} |`;
 }
 
 const LEGEND = [
-  'Latency counts from each request\'s intended send time (request k is due at start + k/rate) to its answer\'s last byte read, so queueing behind a stall is counted (no coordinated omission). Server and raw uWS on core 0 (each in its own session), wrk and the generator on core 1, 16 keep-alive connections.',
+  'Latency counts from each request\'s intended send time (request k is due at start + k/rate) to its answer\'s last byte read, so queueing behind a stall is counted (no coordinated omission). Server and raw uWS on core 0 (each in its own session), wrk, the generator and the bench\'s own node process on core 1, 16 keep-alive connections. During each open-loop run and the wrk maximum all the server\'s threads are in SCHED_RR priority 10 when the bench runs as root, ringql and raw uWS alike (*server* column; bench/server-sched.ts; a mode ending in /other, /main or /main+nice schedules them so instead), so the server has core 0 as if alone on the machine; wrk runs in SCHED_FIFO for the maximum, so neither side\'s rate is the machine\'s leftovers. The bench\'s own node process is pinned to core 1.',
   '',
   '- *p99 to arrival*: the same, ending at the kernel\'s receive timestamp of the answer (SO_TIMESTAMPNS) instead of the generator\'s read: the latency without the generator\'s read lag.',
   '- *generator late / read lag / max*: due → the generator saw it due (p99: its own lateness at sending), and answer in the socket → read by the generator (p99, max). These two are all the generator adds; *queued for a connection* (seen due → written, p99) is waiting for one of the 16 connections to come free, i.e. for the server.',
@@ -38,7 +41,7 @@ const LEGEND = [
 ];
 
 /** The run table, then medians over the rounds (`modes`: the generator modes each round ran). */
-export function p99Report(rounds: P99Round[], modes: readonly GeneratorMode[]): string[] {
+export function p99Report(rounds: P99Round[], modes: readonly P99Mode[]): string[] {
   const m = (g: (r: P99Round) => number, d = 3): string => spread(rounds.map(g), d);
   return [
     ...LEGEND,

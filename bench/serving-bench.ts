@@ -8,8 +8,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureWrk, luaScript, wrk, type WrkFigure } from './serving-load.ts';
-import { buildOpenLoopC, openLoopC, type OpenLoopCFigure } from './open-loop-c.ts';
-import { api, startRawPinned, startRingqlPinned, TOKEN } from './serving-server.ts';
+import { buildOpenLoopC, fifoMaxRate, openLoopC, type OpenLoopCFigure } from './open-loop-c.ts';
+import { api, pinBench, startRawPinned, startRingqlPinned, TOKEN } from './serving-server.ts';
 
 const SECONDS = Number(process.argv[2] ?? 8);
 const ROUNDS = Number(process.argv[3] ?? 3);
@@ -74,6 +74,7 @@ const loadavg = (): string => readFileSync('/proc/loadavg', 'utf8').split(' ').s
 export async function servingBench(seconds: number, roundCount: number): Promise<ServingFigures> {
   await ensureWrk();
   await buildOpenLoopC();
+  pinBench();
   const start = loadavg();
   const { server, base } = await startServer(EVENTS);
   const raws: ChildProcess[] = [];
@@ -101,8 +102,10 @@ export async function servingBench(seconds: number, roundCount: number): Promise
         logs: await load(base + logs, server.pid!, rotate),
         logsRaw: await load(rawLogs.base + logs, rawLogs.raw.pid!, rotate),
       };
-      // Half of this round's cached maximum, open loop (bench/open-loop.c), on wrk's core.
-      const target = Math.round(r.cached.reqPerSec / 2);
+      // Half of the cached maximum, open loop (bench/open-loop.c), on wrk's core; that maximum measured as
+      // p99-half-rate.ts does (server and wrk real-time), not the row above, which the machine's load lowers.
+      const max = await fifoMaxRate(base + cached, { seconds, connections: CONNECTIONS, core: 1, token: TOKEN, serverPid: server.pid! });
+      const target = Math.round(max.reqPerSec / 2);
       const o = { rate: target, seconds, connections: 16, core: 1, token: TOKEN };
       const half = await openLoopC(base + cached, { ...o, serverPid: server.pid! });
       const halfRaw = await openLoopC(rawCached.base + cached, { ...o, serverPid: rawCached.raw.pid! });
@@ -150,7 +153,7 @@ function report(rounds: Round[], mem: Mem, cachedBytes: number, logsBytes: numbe
   const cachedName = `usage.api-counts hourly, cached (sync hit path), ${cachedBytes} B`;
   const logsName = `logs.all default, iso_timestamp_start rotated (computed each time), ${logsBytes} B`;
   const ol = (h: OpenLoopCFigure, t: number, i: number, who: string): string =>
-    `| ${i + 1} | ${who} | ${t} | ${f(h.reqPerSec)} | ${f(h.p50ms, 3)} | **${f(h.p99ms, 3)}** | ${f(h.p999ms, 2)} | ${f(h.maxms, 1)} | ${f(h.p99FromSendMs, 3)} | ${f(h.lateP99ms, 3)} / ${f(h.readLagP99ms, 3)} (${h.sched}) | ${f(h.serverWaitMsPerS, 1)} | ${f(h.serverCpu, 2)} / ${f(h.cpu, 2)} |`;
+    `| ${i + 1} | ${who} (${h.serverSched}) | ${t} | ${f(h.reqPerSec)} | ${f(h.p50ms, 3)} | **${f(h.p99ms, 3)}** | ${f(h.p999ms, 2)} | ${f(h.maxms, 1)} | ${f(h.p99FromSendMs, 3)} | ${f(h.lateP99ms, 3)} / ${f(h.readLagP99ms, 3)} (${h.sched}) | ${f(h.serverWaitMsPerS, 1)} | ${f(h.serverCpu, 2)} / ${f(h.cpu, 2)} |`;
   return [
     '# Serving bench (issue 18)',
     '',
@@ -172,7 +175,7 @@ function report(rounds: Round[], mem: Mem, cachedBytes: number, logsBytes: numbe
     '',
     'When neither the server nor wrk is near 1.00 CPU, neither saturated: the shared machine\'s scheduler was the limit, and the req/s ratio says more about it than about ringql. The CPU-per-request ratio is then the better measure of ringql\'s own cost against raw uWS.',
     '',
-    'p99 at half the cached maximum (that round\'s ringql req/s ÷ 2): `bench/open-loop.c` (the C form of `bench/open-loop.ts`, which cannot hold 50k req/s), pinned to core 1, 16 keep-alive connections, one request in flight per connection. It is open loop: request k is due at start + k / rate whatever the server does, and latency counts from the due time to the last byte of the answer, so a stall of the server shows up in the percentiles instead of pausing the load (wrk\'s Lua `delay()` measures from each send and its delay is whole milliseconds, so it could neither hold the rate nor see queueing; wrk2 is not installed). The generator runs in its own session (autogroup) with SCHED_FIFO when the bench runs as root, and sleeps until each due time; all it adds to the latency is shown apart: *late* (due → it saw the request due) and *read lag* (answer in the socket, by the kernel\'s timestamp → read), p99 each. *Server waited for CPU*: ms per second the server\'s main thread (the event loop) was runnable but not running (schedstat), time the machine held answers back. Raw uWS serving the same bytes is measured at the same rate as the peer.',
+    'p99 at half the cached maximum (measured each round with wrk -c32, the server\'s threads in SCHED_RR and wrk in SCHED_FIFO, so the machine\'s load does not lower it; the throughput row above runs without that): `bench/open-loop.c` (the C form of `bench/open-loop.ts`, which cannot hold 50k req/s), pinned to core 1, 16 keep-alive connections, one request in flight per connection. It is open loop: request k is due at start + k / rate whatever the server does, and latency counts from the due time to the last byte of the answer, so a stall of the server shows up in the percentiles instead of pausing the load (wrk\'s Lua `delay()` measures from each send and its delay is whole milliseconds, so it could neither hold the rate nor see queueing; wrk2 is not installed). The generator runs in its own session (autogroup) with SCHED_FIFO when the bench runs as root, and sleeps until each due time; all it adds to the latency is shown apart: *late* (due → it saw the request due) and *read lag* (answer in the socket, by the kernel\'s timestamp → read), p99 each. During each open-loop run (and that maximum) all the server\'s threads are in SCHED_RR priority 10 when the bench runs as root, ringql and raw uWS alike (*server* column; bench/server-sched.ts), so other processes on core 0 cannot preempt them (the throughput rows above run without it); the bench\'s own node process is pinned to core 1. *Server waited for CPU*: ms per second the server\'s main thread (the event loop) was runnable but not running (schedstat), time the machine held answers back. Raw uWS serving the same bytes is measured at the same rate as the peer.',
     '',
     '| round | server | target req/s | answered req/s | p50 ms | p99 ms | p99.9 ms | max ms | p99 from send ms | generator late / read lag p99 ms (scheduling) | server waited for CPU ms/s | CPU server / generator |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|',

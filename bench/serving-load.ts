@@ -70,15 +70,16 @@ function okPerSec(stdout: string): number {
   return total > 0 ? rps * (1 - bad / total) : rps;
 }
 
-/** wrk on core `core`, one thread, `connections` connections, for `seconds`; `serverPid` is measured meanwhile. */
-export async function wrk(url: string, o: { seconds: number; connections: number; core: number; token: string; script?: string; serverPid: number }): Promise<WrkFigure> {
+/** wrk on core `core`, one thread, `connections` connections, for `seconds`; `serverPid` is measured meanwhile. With `fifo`, wrk runs in SCHED_FIFO at that priority. */
+export async function wrk(url: string, o: { seconds: number; connections: number; core: number; token: string; script?: string; serverPid: number; fifo?: number }): Promise<WrkFigure> {
   const args = ['-c', String(o.core), 'wrk', '-t1', `-c${o.connections}`, `-d${o.seconds}s`, '--latency', '-H', `X-API-KEY: ${o.token}`];
   if (o.script) args.push('-s', o.script);
   args.push(url);
   const cpu0 = cpuSeconds(o.serverPid);
   const t0 = performance.now();
   // /usr/bin/time reports wrk's own user and system seconds on stderr.
-  const { stdout, stderr } = await run('/usr/bin/time', ['-f', 'TIME %U %S', 'taskset', ...args], { maxBuffer: 1 << 22 });
+  const cmd = o.fifo ? ['chrt', '-f', String(o.fifo), 'taskset', ...args] : ['taskset', ...args];
+  const { stdout, stderr } = await run('/usr/bin/time', ['-f', 'TIME %U %S', ...cmd], { maxBuffer: 1 << 22 });
   const wall = (performance.now() - t0) / 1000;
   const serverCpu = (cpuSeconds(o.serverPid) - cpu0) / wall;
   const t = /TIME ([\d.]+) ([\d.]+)/.exec(stderr);

@@ -82,7 +82,10 @@ async function main(): Promise<void> {
   for (const t of inclusiveTimes(profile, from, to).slice(0, 60)) process.stdout.write(`${((t.ms * 1000) / requests).toFixed(1).padStart(8)} µs  ${t.what}\n`);
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`serving profile failed: ${err instanceof Error ? err.stack : String(err)}\n`);
-  process.exit(1);
-});
+// Only when run as a script: importing selfTimes/inclusiveTimes must not start a server.
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((err: unknown) => {
+    process.stderr.write(`serving profile failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  });
+}

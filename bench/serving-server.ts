@@ -1,9 +1,10 @@
 // The ringql side of the serving bench (issue 18): a server child pinned to a core, the demo events
 // ingested into it over HTTP, and a small fetch helper carrying the bench token.
 
-import { spawn, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { nodeFlags } from '../src/cli/node-flags.ts';
 import { generateEvents } from '../src/gen/generate.ts';
 import { freePort } from './http-bench.ts';
 
@@ -50,12 +51,27 @@ export async function ingest(base: string, events: number): Promise<void> {
   for (const [source, b] of batches) if (b.length) await send(source, b);
 }
 
-/** A ringql server on core 0 holding `events` demo events, ingested over HTTP; state under `tmp`. */
+/**
+ * Pins this bench process (all its threads) and the children it has so far (tsx's esbuild service) to
+ * `core`, away from the servers' core 0: they idle while the load runs, but their GC, timers and reads
+ * would otherwise run on the core the measured server answers from. Servers started later pin themselves.
+ */
+export function pinBench(core = 1): void {
+  const children = readdirSync(`/proc/${process.pid}/task`).flatMap((t) => readFileSync(`/proc/${process.pid}/task/${t}/children`, 'utf8').split(' ').filter(Boolean));
+  for (const pid of [String(process.pid), ...children]) execFileSync('taskset', ['-a', '-p', '-c', String(core), pid], { stdio: 'ignore' });
+}
+
+/**
+ * A ringql server on core 0 holding `events` demo events, ingested over HTTP; state under `tmp`. It runs
+ * with what `npm start` gives the server (the V8 heap limit and young-generation cap of src/cli/node-flags.ts,
+ * MALLOC_ARENA_MAX=2), so the bench measures what users run; `nodeArgs` come after those.
+ */
 export async function startRingqlPinned(tmp: string, events: number, nodeArgs: string[] = []): Promise<{ server: ChildProcess; base: string }> {
   const port = await freePort();
-  process.stderr.write(`serving bench: starting ringql on core 0 (port ${port}), ${events} events\n`);
-  const env = { PORT: String(port), HOST: '127.0.0.1', RINGQL_DEMO: '0', RINGQL_ACCESS_TOKENS: TOKEN, RINGQL_STATE_DIR: join(tmp, `state-${port}`) };
-  const server = await startPinned(['src/main.ts'], env, /ringql listening on/, nodeArgs);
+  const flags = [...nodeFlags(process.env), ...nodeArgs];
+  process.stderr.write(`serving bench: starting ringql on core 0 (port ${port}, ${flags.join(' ')}), ${events} events\n`);
+  const env = { PORT: String(port), HOST: '127.0.0.1', RINGQL_DEMO: '0', RINGQL_ACCESS_TOKENS: TOKEN, RINGQL_STATE_DIR: join(tmp, `state-${port}`), MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' };
+  const server = await startPinned(['src/main.ts'], env, /ringql listening on/, flags);
   const base = `http://127.0.0.1:${port}`;
   await ingest(base, events);
   return { server, base };

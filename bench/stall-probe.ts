@@ -23,7 +23,7 @@ const root = new URL('..', import.meta.url).pathname;
 const tmp = mkdtempSync(join(tmpdir(), 'ringql-stall-'));
 const gen = join(tmp, 'open-loop');
 const nodeFlags = (process.env.STALL_PROBE_NODE ?? '').split(' ').filter(Boolean);
-const watch = ['--import', 'tsx', '--import', './bench/stall-watch.ts'];
+const watch = ['--import', 'tsx', '--import', './bench/stall-watch-main.mjs'];
 const extraEnv = Object.fromEntries((process.env.STALL_PROBE_ENV ?? '').split(',').filter(Boolean).map((kv) => kv.split('=') as [string, string]));
 
 /** Gaps of 10 ms or more, split by the main thread's schedstat: on the CPU (own work), runnable but waiting for the CPU, or neither (blocked). */

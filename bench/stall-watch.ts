@@ -1,4 +1,4 @@
-// Diagnostic preload (`node --import tsx --import ./bench/stall-watch.ts …`): logs every main-thread stall over
+// Diagnostic preload (`node --import tsx --import ./bench/stall-watch-main.mjs …`, which skips worker threads): logs every main-thread stall over
 // STALL_WATCH_MS (default 3) to STALL_WATCH_OUT: long timer/immediate/IO callbacks with their origin, and
 // 1 ms heartbeat gaps split by the main thread's schedstat into own work and waiting for the CPU, plus GC.
 

@@ -67,7 +67,7 @@ export function issue16(r: RunResults): TargetRow[] {
     rows.push(row(m1, '≥ 100k', `${num(c.http.eventsPerS)} (${mbs.toFixed(1)} MB/s; client CPU ${(c.http.clientCpu * 100).toFixed(0)}% of a core, server ${c.http.serverCpuUs.toFixed(1)} CPU µs/event; the generator alone reaches ${num(c.generator.eventsPerS)})`, c.http.eventsPerS >= 100_000));
     rows.push(row(m2, '≤ 1.0', `${(c.bytePathUs / c.parseUs).toFixed(2)} (${c.bytePathUs.toFixed(2)} ÷ ${c.parseUs.toFixed(2)} µs/event)`, c.bytePathUs / c.parseUs <= 1));
   }
-  rows.push(i ? row('`npm start` demo load (300k events) to serving', '≤ 3 s', `${i.demo.toServingS.toFixed(1)} s (${i.demo.cpuS.toFixed(1)} s CPU)`, i.demo.toServingS <= 3)
+  rows.push(i ? row('`npm start` demo load (300k events) to serving', '≤ 3 s', `${i.demo.toLoadedS.toFixed(1)} s to all 300k stored (${i.demo.loadedCpuS.toFixed(1)} s CPU); listening with part of it at ${i.demo.toServingS.toFixed(1)} s`, i.demo.toLoadedS <= 3)
     : notRun('`npm start` demo load (300k events) to serving', '≤ 3 s', 'ingest'));
   const c = r.cli, m = '`ringql query` over a 1 GB NDJSON file ÷ DuckDB reading the same file (all cores)';
   rows.push(c ? row(m, '≤ 1.0', `${num(c.ringql.median / c.duckAll.median)} (${(c.ringql.median / 1000).toFixed(1)} s ÷ ${(c.duckAll.median / 1000).toFixed(1)} s over ${(c.data.bytes / 1e9).toFixed(2)} GB; ÷ 1 thread ${num(c.ringql.median / c.duck1.median)}; answers ${c.same ? 'equal' : 'DIFFER'})`, c.same && c.ringql.median <= c.duckAll.median)

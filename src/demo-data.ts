@@ -1,7 +1,8 @@
-// Demo data (RINGQL_DEMO=1): a week of synthetic events loaded at start, a live trickle of fresh ones,
-// and the curl lines printed for trying the server.
+// Demo data (RINGQL_DEMO=1): a week of synthetic events loaded at start (the server listens once the first
+// batch is stored), a live trickle of fresh ones, and the curl lines printed for trying the server.
 
 import { randomUUID } from 'node:crypto';
+import { Worker } from 'node:worker_threads';
 import type { EngineService } from './endpoints/service.ts';
 import { nowMicros, parseTimestamp } from './core/time.ts';
 import { parseEventsBody } from './endpoints/events-body.ts';
@@ -9,49 +10,118 @@ import type { DemoMessage, DemoWorkerData } from './gen/demo-worker.ts';
 
 const DEMO = { events: 300_000, projects: 5, days: 7, seed: 42, batch: 1000, tricklePerSourcePerSecond: 3 };
 
+/** The demo generator thread, started before the service is ready; its bodies wait here until a loader takes them. */
+export interface DemoGenerator {
+  events: number;
+  /** Int32 [0]: bodies posted and not yet stored (the thread waits while there are `maxQueued`). */
+  queued: Int32Array;
+  /** Hands every body (those that came early first) and the end to `on`, and a failure of the thread to `fail`. */
+  take(on: (m: DemoMessage) => void, fail: (err: Error) => void): void;
+  stop(): void;
+}
+
 /**
- * A week of synthetic events for a few projects: generated and serialised on a worker thread (src/gen/
- * demo-worker.ts), transformed on the transform thread and stored here (the byte path, in three stages).
+ * Starts generating the demo week on a worker thread (src/gen/demo-worker.ts) right away, so generation
+ * overlaps the rest of the start; `events` is for tests (the demo is DEMO.events).
  */
-export async function loadDemo(service: EngineService): Promise<void> {
-  const { Worker } = await import('node:worker_threads');
-  const started = Date.now();
+export function startDemoGenerator(events = DEMO.events): DemoGenerator {
   const workerData: DemoWorkerData = {
-    gen: { events: DEMO.events, projects: DEMO.projects, days: DEMO.days, seed: DEMO.seed, endUs: nowMicros() },
+    gen: { events, projects: DEMO.projects, days: DEMO.days, seed: DEMO.seed, endUs: nowMicros() },
     batch: DEMO.batch,
     queued: new SharedArrayBuffer(4),
-    maxQueued: 8,
+    // Bodies of ~1-2 MB: enough to cover the start before the store takes any, not a pile in memory.
+    maxQueued: 12,
   };
-  const queued = new Int32Array(workerData.queued);
   // Compiled JavaScript runs the worker as it is; under tsx, loader hooks are per thread, so a boot file registers tsx first.
   const entry = import.meta.url.endsWith('.js') ? './gen/demo-worker.js' : './gen/demo-worker-boot.mjs';
   const worker = new Worker(new URL(entry, import.meta.url), { workerData });
-  let done = 0;
-  const stored = (events: number): void => {
-    const before = done;
-    done += events;
-    if (Math.floor(done / 50_000) > Math.floor(before / 50_000)) process.stderr.write(`demo: loaded ${done} of ${DEMO.events} events\n`);
+  const early: DemoMessage[] = [];
+  let on: ((m: DemoMessage) => void) | null = null;
+  let fail: ((err: Error) => void) | null = null;
+  let failure: Error | null = null;
+  let ended = false;
+  let stopped = false;
+  const failed = (err: Error): void => { if (!failure) { failure = err; fail?.(err); } };
+  worker.on('message', (m: DemoMessage) => {
+    if ('done' in m) ended = true;
+    if (on) on(m);
+    else early.push(m);
+  });
+  worker.once('error', failed);
+  worker.once('exit', (code) => { if (!ended && !stopped) failed(new Error(`the demo generator thread exited with ${code} before it was done`)); });
+  return {
+    events,
+    queued: new Int32Array(workerData.queued),
+    take(onMessage, onFail): void {
+      on = onMessage;
+      fail = onFail;
+      for (const m of early.splice(0)) onMessage(m);
+      if (failure) onFail(failure);
+    },
+    stop: (): void => {
+      stopped = true;
+      void worker.terminate();
+    },
   };
-  await new Promise<void>((resolve, reject) => {
-    // Bodies are transformed on the transform thread as they arrive and stored here in arrival order.
+}
+
+/** A demo load under way: `first` once the first body is stored (or the load ended), `done` once every event is. */
+export interface DemoLoad {
+  first: Promise<void>;
+  done: Promise<number>;
+}
+
+/**
+ * Stores the generator's bodies: transformed on the transform thread as they arrive and stored here in
+ * arrival order (the byte path, in three stages). Demo data is made anew at every start: it is not logged.
+ */
+export function loadDemo(service: EngineService, gen: DemoGenerator, progress: (line: string) => void = () => {}): DemoLoad {
+  const started = Date.now();
+  let stored = 0;
+  let markFirst = (): void => {};
+  const first = new Promise<void>((resolve) => { markFirst = resolve; });
+  const done = new Promise<number>((resolve, reject) => {
     const pending: Promise<void>[] = [];
     const fail = (err: unknown): void => reject(err instanceof Error ? err : new Error(String(err)));
-    worker.on('message', (m: DemoMessage) => {
-      if ('done' in m) { Promise.all(pending).then(() => resolve(), fail); return; }
+    gen.take((m) => {
+      if ('done' in m) { Promise.all(pending).then(() => resolve(stored), fail); return; }
       const body = Buffer.from(m.body.buffer, m.body.byteOffset, m.body.byteLength);
-      // Demo data is made anew at every start: it is not written to the log.
       const p = service.ingestBodyVolatileAsync(m.source, body, true, () => parseEventsBody(body, 'application/x-ndjson')).then(() => {
-        stored(m.events);
-        Atomics.sub(queued, 0, 1);
-        Atomics.notify(queued, 0);
+        const before = stored;
+        stored += m.events;
+        if (Math.floor(stored / 50_000) > Math.floor(before / 50_000)) progress(`demo: loaded ${stored} of ${gen.events} events`);
+        Atomics.sub(gen.queued, 0, 1);
+        Atomics.notify(gen.queued, 0);
+        markFirst();
       });
       p.catch(fail);
       pending.push(p);
-    });
-    worker.once('error', reject);
-    worker.once('exit', (code) => { if (code !== 0) reject(new Error(`the demo generator thread exited with ${code}`)); });
-  }).finally(() => void worker.terminate());
-  process.stderr.write(`demo: loaded ${done} events in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+    }, fail);
+  }).finally(() => { markFirst(); gen.stop(); });
+  done.then((n) => progress(`demo: loaded ${n} events in ${((Date.now() - started) / 1000).toFixed(1)} s`), () => {});
+  return { first, done };
+}
+
+/**
+ * The demo at start: returns once the first body is stored, so the server listens with data to show, while
+ * the rest loads in the background (queries see the events stored so far; the `demo: loaded N events in`
+ * line marks the end), then starts the trickle. Returns the stop function; `fail` gets a load that fails later.
+ */
+export async function startDemo(service: EngineService, gen: DemoGenerator, log: (line: string) => void, fail: (err: Error) => void): Promise<() => void> {
+  const load = loadDemo(service, gen, log);
+  // A load that fails before its first body is stored fails the start itself.
+  await Promise.race([load.first, load.done]);
+  let stopTrickle = (): void => {};
+  let stopped = false;
+  load.done.then(async () => {
+    if (!stopped) stopTrickle = await startTrickle(service, log);
+  }).catch(fail);
+  log(`demo: serving while the rest of the ${gen.events} events load (queries see the events stored so far)`);
+  return () => {
+    stopped = true;
+    gen.stop();
+    stopTrickle();
+  };
 }
 
 /**

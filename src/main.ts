@@ -17,7 +17,7 @@ import { tokensFromSpecs, type TokenSet } from './http/auth.ts';
 import { startServer } from './http/server.ts';
 import { TransformThread } from './store/transform-thread.ts';
 import { compressOffThread } from './store/block-compressor.ts';
-import { curlExamples, loadDemo, startTrickle } from './demo-data.ts';
+import { curlExamples, startDemo, startDemoGenerator } from './demo-data.ts';
 
 const EVICT_EVERY_MS = 60_000;
 /** How often the write-ahead log's size is checked against RINGQL_CHECKPOINT_BYTES. */
@@ -181,6 +181,8 @@ function startHousekeeping(cfg: Config, store: Store, recovered: Recovered, chec
 async function main(): Promise<void> {
   const log = (line: string): void => void process.stderr.write(`${line}\n`);
   const { cfg, store } = configAndStore(log);
+  // The demo generator thread starts first, so generating overlaps the rest of the start (a cluster node loads no demo).
+  const demoGen = cfg.server.demo && !cfg.cluster ? startDemoGenerator() : null;
   // In cluster mode created endpoints live in the cluster's endpoint bucket, not in state-directory files.
   const service = await createQueryService({ store, stateDir: cfg.cluster ? null : cfg.server.stateDir, limits: cfg.limits, budget: cfg.budget, cache: cfg.cache });
   if (cfg.cluster) return mainCluster(cfg, cfg.cluster, store, service, log);
@@ -194,16 +196,18 @@ async function main(): Promise<void> {
   compressOffThread((raw, codec) => transformer.compress(raw, codec));
   // Checkpoints let a restart load sealed segments instead of replaying the whole log. Demo data is
   // regenerated at every start and never logged, so a demo server takes none (it would come back twice).
-  const checkpoint = (why: string): Promise<void> => (cfg.server.demo ? Promise.resolve() : recovered.checkpointer.checkpoint(checkpointSources(store)).then((r) => {
-    if (r) log(`ringql: checkpoint ${r.id} (${why}): ${r.partsWritten} parts, ${(r.bytesWritten / 2 ** 20).toFixed(1)} MB written, ${r.filesDeleted} files removed, ${Math.round(r.ms)} ms`);
-  }, (err: unknown) => log(`ringql: checkpoint failed (${why}); the log keeps everything: ${err instanceof Error ? err.message : String(err)}`)));
-  if (cfg.server.demo) await loadDemo(service);
+  // The checkpointer logs each checkpoint (or its failure) once, however many calls wait for it.
+  const checkpoint = (why: string): Promise<void> => (cfg.server.demo ? Promise.resolve() : recovered.checkpointer.checkpoint(checkpointSources(store), why).then(() => {}, () => {}));
+  const demoFailed = (err: Error): void => {
+    log(`ringql: the demo load failed: ${err.message}`);
+    process.exit(1);
+  };
+  const stopDemo = demoGen ? await startDemo(service, demoGen, log, demoFailed) : () => {};
   const server = await serve(cfg, service, log);
   const hostInUrl = cfg.server.host.includes(':') ? `[${cfg.server.host}]` : cfg.server.host;
   const base = `http://${hostInUrl}:${server.port}`;
   const out: string[] = [`ringql listening on ${base}`, `page: ${base}/`];
   if (cfg.tokenSet.generated) out.push(`token: ${cfg.tokenSet.generated}`);
-  const stopTrickle = cfg.server.demo ? await startTrickle(service, log) : () => {};
   if (cfg.server.demo) out.push(...curlExamples(base));
   process.stdout.write(`${out.join('\n')}\n`);
   const stopHousekeeping = startHousekeeping(cfg, store, recovered, checkpoint);
@@ -216,7 +220,7 @@ async function main(): Promise<void> {
     }
     stopping = true;
     log(`ringql: ${signal}: finishing in-flight requests`);
-    stopTrickle();
+    stopDemo();
     stopHousekeeping();
     server
       .close()

@@ -29,14 +29,14 @@ function linesOf(body: Buffer, firstLine: number): { text: string; line: number 
 }
 
 /** The reference path's events of a body, a line that is not JSON named by its number. */
-function parseLines(file: string, body: Buffer, firstLine: number): unknown[] {
+export function parseLines(file: string, body: Buffer, firstLine: number): unknown[] {
   return linesOf(body, firstLine).map(({ text, line }) => {
     try { return JSON.parse(text) as unknown; } catch (err) { throw new LoadError(`${file}:${line}: not JSON: ${(err as Error).message}`); }
   });
 }
 
 /** An invalid batch named by the file and line of its first bad event; other errors as they are. */
-function located(err: unknown, file: string, body: Buffer, firstLine: number): unknown {
+export function located(err: unknown, file: string, body: Buffer, firstLine: number): unknown {
   if (!(err instanceof RingqlError) || err.code !== 'invalid_events') return err;
   const first = (err.details.errors as { index: number; message: string }[] | undefined)?.[0];
   const line = linesOf(body, firstLine)[first?.index ?? 0]?.line ?? firstLine;

@@ -12,6 +12,7 @@ import { createQueryService, type EngineService } from '../endpoints/service.ts'
 import { TransformThread } from '../store/transform-thread.ts';
 import { compressOffThread } from '../store/block-compressor.ts';
 import { loadNdjson, LoadError } from './ndjson-load.ts';
+import { columnQuery } from './column-query.ts';
 import { planRequest, resolveRequest } from '../endpoints/execute.ts';
 import { explainSqlBoth, explainTarget, planSqlOnCatalog } from '../endpoints/query-sql.ts';
 import { explainBoth } from '../exec/physical/explain-physical.ts';
@@ -58,7 +59,15 @@ class BodyPrinter implements BodyStream {
   }
 }
 
-export async function queryCommand(argv: string[], io: Io = stdio): Promise<number> {
+/** For tests: `columnLoad: false` keeps every query on the full load (to compare the two); the column load's workers and chunk size; told when the column load answered. */
+export interface QueryOptions {
+  columnLoad?: boolean;
+  columnWorkers?: number;
+  chunkBytes?: number;
+  onColumnLoad?: () => void;
+}
+
+export async function queryCommand(argv: string[], io: Io = stdio, opts: QueryOptions = {}): Promise<number> {
   let args: Map<string, string[]>;
   try {
     args = parseArgs(argv, {
@@ -97,6 +106,18 @@ export async function queryCommand(argv: string[], io: Io = stdio): Promise<numb
   if (!endpoint && !sql) { io.err(`Give --endpoint, --sql, or both\n${QUERY_USAGE}\n`); return 2; }
   if (!endpoint && lql) { io.err('--lql needs --endpoint (LQL reads an endpoint\'s CTEs)\n'); return 2; }
 
+  // A plain query that reads only timestamp and project loads the files without row bytes (column-query.ts).
+  if (opts.columnLoad !== false && !endpoint && !args.has('explain') && explainTarget(sql!) === null) {
+    const sqlOpts = { params: new Map<string, string | null>(params), nowUs: now };
+    try {
+      const code = await columnQuery({
+        sql: sql!, sqlOpts, loads: args.get('load') ?? [], format, err: io.err, printer: new BodyPrinter(io), workers: opts.columnWorkers, chunkBytes: opts.chunkBytes,
+      });
+      if (code !== null) { opts.onColumnLoad?.(); return code; }
+    } catch (err) {
+      return reportError(err, io);
+    }
+  }
   const store = new Store(defaultStoreConfig());
   const service = await createQueryService({ store, stateDir: null, nowMicros: () => now, cache: { sweepMs: 0 } });
   let transformer: TransformThread | null = null;
@@ -132,11 +153,7 @@ export async function queryCommand(argv: string[], io: Io = stdio): Promise<numb
     printer.end(r.body, format);
     return 0;
   } catch (err) {
-    if (err instanceof RingqlError) { io.out(JSON.stringify(err.toBody()) + '\n'); return 1; }
-    if (err instanceof LoadError) { io.err(err.message + '\n'); return 1; }
-    io.err(`${(err as Error).stack ?? String(err)}\n`);
-    io.out(JSON.stringify(internalErrorBody()) + '\n');
-    return 1;
+    return reportError(err, io);
   } finally {
     service.close();
     if (transformer) {
@@ -144,6 +161,15 @@ export async function queryCommand(argv: string[], io: Io = stdio): Promise<numb
       await transformer.close();
     }
   }
+}
+
+/** A query error's body on stdout, a load error on stderr, anything else as an internal error; exit code 1. */
+function reportError(err: unknown, io: Io): number {
+  if (err instanceof RingqlError) { io.out(JSON.stringify(err.toBody()) + '\n'); return 1; }
+  if (err instanceof LoadError) { io.err(err.message + '\n'); return 1; }
+  io.err(`${(err as Error).stack ?? String(err)}\n`);
+  io.out(JSON.stringify(internalErrorBody()) + '\n');
+  return 1;
 }
 
 /** The server's second thread for loading files: bodies are transformed and sealed blocks compressed there. */

@@ -28,6 +28,13 @@ export interface CheckpointPart {
   detachedBytes?(): number;
   /** Bytes of chunks() that are the store's own buffers, not copies (a segment's compressed blocks). */
   sharedBytes?(): number;
+  /**
+   * Called when the checkpoint queues the part to write, and release() once it is written, left out or the
+   * checkpoint ends: meanwhile the store keeps the part's data as it is (a sealed segment is not merged
+   * away), so the checkpoint never holds a copy the store has let go of and replaced.
+   */
+  hold?(): void;
+  release?(): void;
 }
 
 /** What the store offers a checkpoint: its sources' parts, taken in one synchronous call (null: cannot be checkpointed now). */
@@ -84,10 +91,26 @@ export class Checkpointer {
     return n;
   }
 
-  /** Takes a checkpoint (one at a time: a call while one runs returns that one); null when a source cannot be checkpointed. */
-  checkpoint(sources: readonly Checkpointable[]): Promise<CheckpointReport | null> {
-    this.running ??= this.take(sources).finally(() => { this.running = null; });
+  /**
+   * Takes a checkpoint (one at a time: a call while one runs returns that one); null when a source cannot
+   * be checkpointed. With `why`, the checkpoint logs its outcome once, naming the reason of the call that
+   * started it (calls that join a running one log nothing: the housekeeping asks every second).
+   */
+  checkpoint(sources: readonly Checkpointable[], why?: string): Promise<CheckpointReport | null> {
+    this.running ??= this.logged(this.take(sources), why).finally(() => { this.running = null; });
     return this.running;
+  }
+
+  private async logged(taking: Promise<CheckpointReport | null>, why: string | undefined): Promise<CheckpointReport | null> {
+    if (why === undefined) return taking;
+    try {
+      const r = await taking;
+      if (r) this.log(`ringql: checkpoint ${r.id} (${why}): ${r.partsWritten} parts, ${(r.bytesWritten / 2 ** 20).toFixed(1)} MB written, ${r.filesDeleted} files removed, ${Math.round(r.ms)} ms`);
+      return r;
+    } catch (err) {
+      this.log(`ringql: checkpoint failed (${why}); the log keeps everything: ${err instanceof Error ? err.message : String(err)}`);
+      throw err;
+    }
   }
 
   stats(): { last_checkpoint_id: number | null; last_checkpoint_us: number | null; part_files: number; disk_bytes: number; last_checkpoint_ms: number | null } {
@@ -118,12 +141,13 @@ export class Checkpointer {
         const file = partFileName(s.name, p.key, p.immutable ? null : id);
         parts.push({ key: p.key, file, events: p.events });
         if (p.immutable && kept.has(file)) continue;
+        p.hold?.();
         toWrite.push({ file, source: s.name, part: p });
       }
       manifest.sources.push({ name: s.name, parts });
     }
     taken.length = 0; // the queue alone keeps the parts from here, so each goes once written or evicted
-    const { written, bytes: bytesWritten, pauses } = await this.writeParts(toWrite.splice(0), manifest);
+    const { written, bytes: bytesWritten, pauses } = await this.writeParts(newestFirst(toWrite.splice(0)), manifest);
     // Eviction went on while the parts were written: the watermark of now hides what it took at a restore.
     for (const [i, s] of manifest.sources.entries()) {
       const wm = sources[i]!.watermark?.() ?? -Infinity;
@@ -141,10 +165,12 @@ export class Checkpointer {
   /**
    * Bytes the running checkpoint holds outside the store: the part being framed and written, and parts
    * waiting their turn whose data the store let go of since the snapshot (Store.countCheckpoint counts them).
+   * A part evicted since is not counted: it is dropped unwritten at the next step, and counting it made the
+   * budget evict more for bytes already on their way out (each eviction adding to the count, down to nothing).
    */
   heldBytes(): number {
     let n = this.writingBytes;
-    for (const w of this.pending) n += w.part.detachedBytes?.() ?? 0;
+    for (const w of this.pending) if (!w.part.evicted?.()) n += w.part.detachedBytes?.() ?? 0;
     return n;
   }
 
@@ -169,10 +195,12 @@ export class Checkpointer {
         const framed = await encodePartFileSliced({ key: w.part.key, source: w.source, events: w.part.events }, chunks, slicer);
         bytes += framed.reduce((n, b) => n + b.length, 0);
         await writeFileAtomic(join(this.dir, w.file), framed);
+        w.part.release?.();
         this.writingBytes = 0;
         written++;
       }
     } finally {
+      for (const w of this.pending) w.part.release?.();
       this.pending = [];
       this.writingBytes = 0;
     }
@@ -184,7 +212,7 @@ export class Checkpointer {
   private dropEvicted(leftOut: Set<string>): void {
     const keep: PartToWrite[] = [];
     for (const w of this.pending) {
-      if (w.part.evicted?.()) leftOut.add(w.file);
+      if (w.part.evicted?.()) { leftOut.add(w.file); w.part.release?.(); }
       else keep.push(w);
     }
     this.pending = keep;
@@ -205,6 +233,21 @@ export class Checkpointer {
     }
     return n;
   }
+}
+
+/**
+ * The write order: each source's mutable parts (its head) first, then its immutable parts newest first.
+ * The store merges its newest segments and evicts its oldest, so the parts it would merge are let go
+ * soonest, and the oldest have the most time to be evicted (then they are not written at all).
+ */
+function newestFirst(queue: PartToWrite[]): PartToWrite[] {
+  const bySource = new Map<string, { mutable: PartToWrite[]; immutable: PartToWrite[] }>();
+  for (const w of queue) {
+    let g = bySource.get(w.source);
+    if (!g) bySource.set(w.source, (g = { mutable: [], immutable: [] }));
+    (w.part.immutable ? g.immutable : g.mutable).push(w);
+  }
+  return [...bySource.values()].flatMap((g) => [...g.mutable, ...g.immutable.reverse()]);
 }
 
 /**

@@ -91,6 +91,8 @@ export interface Prepared {
   query: Query;
   opts: PrepareOptions;
   instances: LRUMapWithDelete<string, Instance>;
+  /** Hashes of the instance keys asked for lately: an instance is kept only when its key comes again. */
+  asked: AskedKeys;
   consumers: LRUMapWithDelete<string, Query>;
   /** Per sandbox text ('' for none): the templates, newest first. */
   templates: LRUMapWithDelete<string, Template[]>;
@@ -98,7 +100,7 @@ export interface Prepared {
 
 /** Prepares a parsed saved query (parse it with parseSavedQuery; the parse is counted there). */
 export function prepare(query: Query, opts: PrepareOptions): Prepared {
-  return { query, opts, instances: new LRUMapWithDelete(MAX_INSTANCES), consumers: new LRUMapWithDelete(MAX_CONSUMER_TEXTS), templates: new LRUMapWithDelete(MAX_INSTANCES) };
+  return { query, opts, instances: new LRUMapWithDelete(MAX_INSTANCES), asked: { hashes: new Int32Array(MAX_INSTANCES * 2), next: 0 }, consumers: new LRUMapWithDelete(MAX_CONSUMER_TEXTS), templates: new LRUMapWithDelete(MAX_INSTANCES) };
 }
 
 export interface InstantiateOptions {
@@ -124,8 +126,31 @@ export function instantiate(p: Prepared, values: ReadonlyMap<string, string | nu
   }
   const run = (): Instance => fromTemplate(p, values, o) ?? build(p, values, o);
   const inst = o.meter ? withMeter(o.meter, run) : run();
-  if (inst.reuse !== 'never') p.instances.set(key, inst);
+  if (inst.reuse !== 'never' && askedBefore(p.asked, key)) p.instances.set(key, inst);
   return inst;
+}
+
+/**
+ * A ring of the hashes of the last instance keys asked for (no strings kept). Values asked for once (a
+ * rotated parameter: every request a new value) are not kept: each kept instance is a copied plan that
+ * outlives the young generation, so keeping one-off values cost garbage collection on every request; a
+ * value that comes again is kept from its second request. A hash collision only keeps an instance early.
+ */
+interface AskedKeys {
+  hashes: Int32Array;
+  next: number;
+}
+
+/** Whether `key` (by hash) was asked for among the last hashes.length keys; records it either way. */
+function askedBefore(asked: AskedKeys, key: string): boolean {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  // 0 marks an empty slot.
+  h = h === 0 ? 1 : h;
+  if (asked.hashes.includes(h)) return true;
+  asked.hashes[asked.next] = h;
+  asked.next = (asked.next + 1) % asked.hashes.length;
+  return false;
 }
 
 /** Per kept instance: its plans as one graph and what moving it in time copies (the rest is shared). */

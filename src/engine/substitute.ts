@@ -6,7 +6,8 @@ import type { BExpr, Plan, ScanPlan } from '../plan/bound.ts';
 import { traced, type Revaluer } from '../plan/param-trace.ts';
 import { hasTracedPushdown, needsRepush, repushBounds } from '../plan/rules.ts';
 import { shift } from './retime.ts';
-import { copyGraph, isObj, SHARED_KEYS, type Obj } from './copy-graph.ts';
+import { isObj, SHARED_KEYS, type Obj } from './copy-graph.ts';
+import { compileCopy, copyWith, type CopyProgram } from './copy-program.ts';
 import { registerSubqueryPlan } from '../plan/expr-key.ts';
 
 /** Whether anything in `plan` was computed from a parameter value (else it is the same plan for every value). */
@@ -95,5 +96,16 @@ export function substitute<T>(plan: T, r: Revaluer, deltaUs: number, dirty: Dirt
     if (deltaUs !== 0) shift(o, deltaUs);
     return o;
   };
-  return copyGraph(plan, (x) => dirty.get(x), putIn);
+  const pick = (x: object): (string | number)[] | undefined => dirty.get(x);
+  return copyWith(plan, programFor(plan, dirty, pick), pick, putIn);
+}
+
+/** Per DirtyNodes (kept with its template): the copy program of the plan it was made for. */
+const programs = new WeakMap<DirtyNodes, { plan: unknown; program: CopyProgram | null }>();
+
+/** The walk a substitution of `plan` copies is the same for every request: traced once per plan and DirtyNodes. */
+function programFor(plan: unknown, dirty: DirtyNodes, pick: (x: object) => (string | number)[] | undefined): CopyProgram | null {
+  let e = programs.get(dirty);
+  if (!e || e.plan !== plan) programs.set(dirty, (e = { plan, program: compileCopy(plan, pick) }));
+  return e.program;
 }

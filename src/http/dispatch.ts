@@ -12,8 +12,9 @@ import { tooLarge, type BodyDeadline, type Exchange } from './exchange.ts';
 import { MAX_HEADER_BYTES, MAX_HEADER_COUNT } from './http-limits.ts';
 import { parseFormQuery } from './form-params.ts';
 import type { Reply } from './reply.ts';
-import type { Route, RouteContext } from './route.ts';
+import type { CheckedRequest, Route, RouteContext } from './route.ts';
 import type { Router } from './router.ts';
+import type { RequestInfo } from './request-info.ts';
 import type { ServerMetrics } from './metrics/server-metrics.ts';
 import { responseStream } from './response-stream.ts';
 
@@ -29,8 +30,11 @@ export interface DispatchConfig {
   bodyDeadline: BodyDeadline;
 }
 
-/** Must be called during the uWS handler's synchronous run (it may register the body reader). */
-export function dispatch(ex: Exchange, cfg: DispatchConfig): Promise<Reply> {
+/**
+ * Must be called during the uWS handler's synchronous run (it may register the body reader). `checked`:
+ * what the hit check already learned of this request (route, decoded query, token accepted), not redone.
+ */
+export function dispatch(ex: Exchange, cfg: DispatchConfig, checked: CheckedRequest | null = null): Promise<Reply> {
   const info = ex.info;
   if (info.urlBytes > cfg.maxUrlBytes) {
     throw new RingqlError('uri_too_long', `The URL is longer than the ${cfg.maxUrlBytes}-byte limit; send long parameters in a POST body`, {
@@ -45,14 +49,8 @@ export function dispatch(ex: Exchange, cfg: DispatchConfig): Promise<Reply> {
     );
   }
   if (info.method === 'OPTIONS' && isCorsPath(info.path)) return Promise.resolve({ status: 204, headers: preflightHeaders() });
-  const m = cfg.router.match(info.method, info.path);
-  if (m.kind === 'none') throw new RingqlError('not_found', `No route ${info.method} ${info.path.slice(0, 200)}`);
-  if (m.kind === 'wrong_method') {
-    const allowed = isCorsPath(info.path) ? [...m.allowed, 'OPTIONS'] : m.allowed;
-    throw new RingqlError('method_not_allowed', `${info.method} is not allowed on ${info.path.slice(0, 200)}; use ${allowed.join(', ')}`, { allowed });
-  }
-  const query = parseFormQuery(info.query);
-  authorize(cfg.tokens, presentedToken(info.authorization, info.apiKey, query), m.route.access);
+  const m = checked ?? routeAndAuthorize(info, cfg);
+  const query = m.query;
   const kind = m.route.kind ?? 'other';
   if (kind !== 'unlimited') ex.takeSlot(cfg.admission, kind);
   const ctx: RouteContext = {
@@ -70,4 +68,17 @@ export function dispatch(ex: Exchange, cfg: DispatchConfig): Promise<Reply> {
     .readBody(cfg.maxBodyBytes, cfg.bodyDeadline)
     .then((raw) => decodeBody(raw, encoding, cfg.maxDecompressedBytes, m.route.access === 'ingest' ? 'invalid_events' : 'invalid_parameter'))
     .then((body) => m.route.handle({ ...ctx, body }));
+}
+
+/** The route (404/405), the decoded query string (400) and the token check (401/403), in that order. */
+function routeAndAuthorize(info: RequestInfo, cfg: DispatchConfig): CheckedRequest {
+  const m = cfg.router.match(info.method, info.path);
+  if (m.kind === 'none') throw new RingqlError('not_found', `No route ${info.method} ${info.path.slice(0, 200)}`);
+  if (m.kind === 'wrong_method') {
+    const allowed = isCorsPath(info.path) ? [...m.allowed, 'OPTIONS'] : m.allowed;
+    throw new RingqlError('method_not_allowed', `${info.method} is not allowed on ${info.path.slice(0, 200)}; use ${allowed.join(', ')}`, { allowed });
+  }
+  const query = parseFormQuery(info.query);
+  authorize(cfg.tokens, presentedToken(info.authorization, info.apiKey, query), m.route.access);
+  return { route: m.route, params: m.params, query };
 }

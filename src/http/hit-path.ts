@@ -1,6 +1,7 @@
 // The synchronous cache-hit path (issue 18): a GET run whose answer a cache holds is written inside the
 // uWS handler's synchronous run — no promise — with its header block encoded once per cached answer.
-// Anything else (a miss, an error, a body, a HEAD, a closing server) returns false for the async path.
+// Anything else (a miss, an error, a body, a HEAD, a closing server) goes to the async path; a miss it
+// routed, decoded and authorised is handed on as a CheckedRequest, so dispatch() does not do it again.
 
 import type { HttpResponse } from 'uWebSockets.js';
 import type { RunRequest, RunResponse } from '../endpoints/service-types.ts';
@@ -11,7 +12,7 @@ import { MAX_HEADER_BYTES, MAX_HEADER_COUNT } from './http-limits.ts';
 import { parseFormQuery } from './form-params.ts';
 import { announcesBody, type RequestInfo } from './request-info.ts';
 import { runReply } from './routes-run.ts';
-import type { Route } from './route.ts';
+import type { CheckedRequest } from './route.ts';
 
 /**
  * A cached answer's response head in three pieces around its two per-request values, Age and
@@ -28,7 +29,8 @@ interface EncodedHead {
   of: RunResponse;
 }
 
-export type HitAnswerer = (res: HttpResponse, info: RequestInfo, startedAt: number) => boolean;
+/** true: answered; a CheckedRequest: a plain authorised GET run not cached; null: dispatch() decides everything. */
+export type HitAnswerer = (res: HttpResponse, info: RequestInfo, startedAt: number) => true | CheckedRequest | null;
 
 /**
  * The hit path of one server; `baseHeaders` are the headers of every response (CORS). Must be called
@@ -39,10 +41,11 @@ export function makeHitPath(cfg: DispatchConfig, baseHeaders: readonly [string, 
   const heads = new WeakMap<Buffer, EncodedHead>();
   const urls = new UrlMemo();
   const runCached = cfg.service.runCached?.bind(cfg.service);
-  if (!runCached) return () => false;
+  if (!runCached) return () => null;
   return (res, info, startedAt) => {
-    const r = lookUp(cfg, urls, info, runCached);
-    if (!r) return false;
+    const found = lookUp(cfg, urls, info, runCached);
+    if (found === null || !('body' in found)) return found;
+    const r = found;
     let head = heads.get(r.body);
     if (!head || !sameHead(head.of, r)) {
       head = encodeHead(r, baseHeaders);
@@ -61,12 +64,8 @@ function wholeUs(ms: number): number {
   return ms > 0 ? Math.round(ms * 1000) : 0;
 }
 
-/** A URL's route and decoded query, kept because dashboards ask the same URLs over and over. */
-interface ParsedUrl {
-  route: Route;
-  params: Record<string, string>;
-  query: Map<string, string>;
-}
+/** A URL's route and decoded query, kept once a cache answered it: dashboards ask the same URLs over and over. */
+type ParsedUrl = CheckedRequest;
 
 /** URLs remembered at most (the memo starts over when full), and the longest one remembered. */
 const MAX_URLS = 4096;
@@ -94,22 +93,31 @@ class UrlMemo {
   }
 }
 
-/** The route and query of a URL that has a hit path, or null; remembered per URL (routes never change). */
-function parseUrl(cfg: DispatchConfig, urls: UrlMemo, info: RequestInfo): ParsedUrl | null {
+/**
+ * The route and query of a URL, remembered (routes never change) or parsed now; null without a hit
+ * path. A parsed URL is remembered only once a cache answers it (lookUp): a computed request's URL,
+ * new each time when a parameter rotates, would only fill the memo and keep its garbage alive.
+ */
+function parseUrl(cfg: DispatchConfig, urls: UrlMemo, info: RequestInfo): { parsed: ParsedUrl | null; remembered: boolean } {
   const known = urls.get(info.path, info.query);
-  if (known !== undefined) return known;
+  if (known !== undefined) return { parsed: known, remembered: true };
   const m = cfg.router.match('GET', info.path);
-  const parsed = m.kind === 'found' && m.route.hitRequest ? { route: m.route, params: m.params, query: parseFormQuery(info.query) } : null;
-  urls.set(info.path, info.query, parsed);
-  return parsed;
+  if (m.kind !== 'found' || !m.route.hitRequest) {
+    urls.set(info.path, info.query, null);
+    return { parsed: null, remembered: true };
+  }
+  return { parsed: { route: m.route, params: m.params, query: parseFormQuery(info.query) }, remembered: false };
 }
 
-/** The cached answer of a plain, authorised GET run, or null (then dispatch() decides everything). */
-function lookUp(cfg: DispatchConfig, urls: UrlMemo, info: RequestInfo, runCached: (req: RunRequest) => RunResponse | null): RunResponse | null {
+/**
+ * The cached answer of a plain, authorised GET run; else that request routed, decoded and authorised
+ * for dispatch() to compute; null when anything else (an error included) is for dispatch() to decide.
+ */
+function lookUp(cfg: DispatchConfig, urls: UrlMemo, info: RequestInfo, runCached: (req: RunRequest) => RunResponse | null): RunResponse | CheckedRequest | null {
   if (info.method !== 'GET' || info.urlBytes > cfg.maxUrlBytes || announcesBody(info)) return null;
   if (info.headerBytes > MAX_HEADER_BYTES || info.headerCount > MAX_HEADER_COUNT) return null;
   try {
-    const u = parseUrl(cfg, urls, info);
+    const { parsed: u, remembered } = parseUrl(cfg, urls, info);
     if (!u) return null;
     authorize(cfg.tokens, presentedToken(info.authorization, info.apiKey, u.query), u.route.access);
     // The slot is taken and given back at once: a full server still sheds as dispatch() would.
@@ -118,7 +126,10 @@ function lookUp(cfg: DispatchConfig, urls: UrlMemo, info: RequestInfo, runCached
       cfg.admission.admit(kind);
       cfg.admission.release(kind);
     }
-    return runCached(u.route.hitRequest!({ info, params: u.params, query: u.query }));
+    const r = runCached(u.route.hitRequest!({ info, params: u.params, query: u.query }));
+    if (!r) return u;
+    if (!remembered) urls.set(info.path, info.query, u);
+    return r;
   } catch {
     return null; // the async path answers the same error
   }

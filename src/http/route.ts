@@ -38,3 +38,13 @@ export interface Route {
 
 /** What the synchronous hit path knows of a request before it looks the answer up. */
 export type HitContext = Pick<RouteContext, 'info' | 'params' | 'query'>;
+
+/**
+ * A request the hit check routed, parsed and authorised without finding its answer: dispatch() takes
+ * these instead of matching, decoding and authorising the same URL again (a miss is computed next).
+ */
+export interface CheckedRequest {
+  route: Route;
+  params: Record<string, string>;
+  query: Map<string, string>;
+}

@@ -87,13 +87,15 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const startedAt = performance.now();
     const info = copyRequest(req);
     // A cached answer is written before this handler returns; a closing server answers with Connection: close.
-    if (!closing && answerHit(res, info, startedAt)) return;
+    // A miss the hit check routed and authorised goes on as it is, not parsed again.
+    const checked = closing ? null : answerHit(res, info, startedAt);
+    if (checked === true) return;
     // Counted for the graceful close only; shedding is per kind, in dispatch (admission.ts).
     inflight++;
     const ex = new Exchange(res, info, baseHeaders, finished, startedAt);
     let pending: Promise<Reply>;
     try {
-      pending = dispatch(ex, cfg);
+      pending = dispatch(ex, cfg, checked);
     } catch (err) {
       pending = Promise.reject(err);
     }

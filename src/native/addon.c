@@ -1,5 +1,6 @@
 /* N-API entry point of ringql's ingest addon: transform(body, ndjson, maxDepth, maxStringBytes,
- * nowUs, projectPath, hotPaths, idSeed) → {n, rows, meta, strs, strEnds, descs, descEnds} or a reason string;
+ * nowUs, projectPath, hotPaths, idSeed[, noRows]) → {n, rows, meta, strs, strEnds, descs, descEnds} or a reason
+ * string (noRows: every row reported empty, for the CLI's column-only load);
  * gather(dst, at, src, ranges, count) copies byte ranges of src end to end into dst (a seal's row copies). */
 #include <node_api.h>
 #include <stdlib.h>
@@ -58,6 +59,10 @@ static napi_value result_object(napi_env env, ctx_t *c) {
   if (napi_create_object(env, &obj) != napi_ok) return NULL;
   napi_create_uint32(env, (uint32_t)c->events, &v);
   napi_set_named_property(env, obj, "n", v);
+  if (c->no_rows) {
+    napi_create_double(env, c->no_rows_bytes, &v);
+    napi_set_named_property(env, obj, "noRowsBytes", v);
+  }
   /* The rows (the bulk of the output) are handed over without a copy; V8 frees them with the Buffer. */
   if (c->rows.n > 0 && napi_create_external_buffer(env, c->rows.n, c->rows.p, free_rows, NULL, &v) == napi_ok) {
     c->rows.p = NULL;
@@ -80,8 +85,8 @@ static napi_value result_object(napi_env env, ctx_t *c) {
 }
 
 static napi_value transform(napi_env env, napi_callback_info info) {
-  size_t argc = 8;
-  napi_value argv[8], ret = NULL;
+  size_t argc = 9;
+  napi_value argv[9], ret = NULL;
   ctx_t c;
   memset(&c, 0, sizeof c);
   void *body = NULL;
@@ -105,6 +110,11 @@ static napi_value transform(napi_env env, napi_callback_info info) {
   c.max_depth = depth > MAX_PARSE_DEPTH ? MAX_PARSE_DEPTH : depth;
   c.max_string_bytes = (int64_t)maxs;
   c.now_us = (int64_t)now;
+  if (argc >= 9) {
+    bool no_rows = false;
+    CHECK(napi_get_value_bool(env, argv[8], &no_rows));
+    c.no_rows = no_rows;
+  }
   if (!read_path(env, argv[5], &c.project)) { napi_throw_error(env, NULL, "ringql_ingest: bad project path"); goto out; }
   CHECK(napi_get_array_length(env, argv[6], &nhot));
   c.hot = calloc(nhot ? nhot : 1, sizeof(path_t));

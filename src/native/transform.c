@@ -148,7 +148,16 @@ typedef struct {
   ctx_t *c;
   const uint8_t *in;
   bytes_t *out;
+  /* no_rows: strings that are their own bytes in the input (no escapes, so they need none) are only counted. */
+  int skip;
 } walk_t;
+
+/* put_escaped of a string, or (skip, and `own`: the string is its input bytes, which hold nothing to
+ * escape) only the bytes it would take. */
+static void put_str(walk_t *w, const uint8_t *s, size_t n, int own) {
+  if (w->skip && own) { w->c->no_rows_bytes += (double)n + 2; return; }
+  put_escaped(w->out, s, n);
+}
 
 static const char *write_value(walk_t *w, uint32_t i, int depth);
 
@@ -166,7 +175,7 @@ static int member_code(ctx_t *c, const uint8_t *in, uint32_t i) {
 
 static const char *write_key(walk_t *w, const node_t *m, int tc) {
   if ((int64_t)m->klen > w->c->max_string_bytes) FAIL("a key longer than the limit");
-  put_escaped(w->out, key_of(&w->c->tape, w->c->in, m), m->klen);
+  put_str(w, key_of(&w->c->tape, w->c->in, m), m->klen, m->kin);
   b_byte(w->out, ':');
   bytes_t *d = &w->c->desc;
   b_byte(d, (uint8_t)tc);
@@ -230,7 +239,7 @@ static const char *write_value(walk_t *w, uint32_t i, int depth) {
     case T_FALSE: b_put(w->out, "false", 5); return NULL;
     case T_STR:
       if ((int64_t)n->vlen > w->c->max_string_bytes) FAIL("a string longer than the limit");
-      put_escaped(w->out, str_of(&w->c->tape, w->c->in, n), n->vlen);
+      put_str(w, str_of(&w->c->tape, w->c->in, n), n->vlen, n->vin);
       return NULL;
     case T_NUM:
       if (n->small_int && !(n->vlen == 2 && w->in[n->voff] == '-' && w->in[n->voff + 1] == '0')) { b_put(w->out, w->in + n->voff, n->vlen); return NULL; }
@@ -383,16 +392,16 @@ static int known_key(const node_t *m, ctx_t *c, int message_stands_in) {
 /* The row JSON {"id","timestamp","event_message","metadata"} then the extra columns' object. */
 static const char *event_row(ctx_t *c, const uint8_t *in, uint32_t ev, long idn, long msgn, long mdn, int stands_in, int64_t ts, double *meta) {
   bytes_t *r = &c->rows;
-  walk_t w = {c, in, r};
+  walk_t w = {c, in, r, c->no_rows};
   meta[1] = (double)r->n;
   b_put(r, "{\"id\":", 6);
   if (idn < 0) put_uuid(c, r);
-  else put_escaped(r, str_of(&c->tape, c->in, N(c, (uint32_t)idn)), N(c, (uint32_t)idn)->vlen);
+  else put_str(&w, str_of(&c->tape, c->in, N(c, (uint32_t)idn)), N(c, (uint32_t)idn)->vlen, N(c, (uint32_t)idn)->vin);
   char num[32];
   int nl = snprintf(num, sizeof num, ",\"timestamp\":%lld", (long long)ts);
   b_put(r, num, (size_t)nl);
   b_put(r, ",\"event_message\":", 17);
-  if (msgn >= 0 && N(c, (uint32_t)msgn)->t == T_STR) put_escaped(r, str_of(&c->tape, c->in, N(c, (uint32_t)msgn)), N(c, (uint32_t)msgn)->vlen);
+  if (msgn >= 0 && N(c, (uint32_t)msgn)->t == T_STR) put_str(&w, str_of(&c->tape, c->in, N(c, (uint32_t)msgn)), N(c, (uint32_t)msgn)->vlen, N(c, (uint32_t)msgn)->vin);
   else b_put(r, "null", 4);
   b_put(r, ",\"metadata\":[", 13);
   bytes_t *d = &c->desc;
@@ -460,6 +469,7 @@ static const char *transform_event(ctx_t *c, const uint8_t *in, uint32_t ev) {
   meta[0] = (double)ts;
   err = event_row(c, in, ev, idn, msgn, mdn, stands_in, ts, meta);
   if (err) return err;
+  if (c->no_rows) { c->no_rows_bytes += meta[3] - meta[1]; c->rows.n = 0; meta[1] = meta[2] = meta[3] = 0; }
   long did = intern(&c->descs, c->desc.p, c->desc.n);
   if (did < 0 || c->rows.oom || c->desc.oom) FAIL("out of memory");
   meta[5] = (double)did;
@@ -526,7 +536,7 @@ const char *transform_body(ctx_t *c, const uint8_t *in, size_t n, int ndjson) {
   if (n >= 3 && in[0] == 0xEF && in[1] == 0xBB && in[2] == 0xBF) { in += 3; n -= 3; }
   if (n > 0xFFFFFFF0u) FAIL("a body past 4 GiB");
   c->in = in;
-  b_reserve(&c->rows, n + n / 8 + 1024);
+  b_reserve(&c->rows, c->no_rows ? 64 * 1024 : n + n / 8 + 1024);
   const char *err = ndjson ? transform_ndjson(c, in, n) : transform_json(c, in, n);
   if (err) return err;
   if (c->events == 0) FAIL("no events");

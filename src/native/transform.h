@@ -47,6 +47,10 @@ typedef struct {
   tape_t tape;
   uint8_t seed[16];
   size_t ids_made;
+  /* Set by callers that read no row bytes (the CLI's column-only load): each event's row is written into a
+   * reused scratch area and reported empty, so only timestamps, projects, hot values and descriptors come out. */
+  int no_rows;
+  double no_rows_bytes; /* with no_rows: the bytes the rows would have taken */
 } ctx_t;
 
 /* Transforms a whole body (`ndjson`: one event per line); NULL on success, else why JS should take it. */

@@ -53,9 +53,14 @@ export class HotDictionaries {
     return this.dicts[i]!;
   }
 
-  /** Every column's values by id (checkpoints; decoded into heap arrays for the time of the write). */
+  /** Every column's values by id (decoded into heap arrays). */
   allValues(): HotValue[][] {
     return this.dicts.map((d) => d.toArray());
+  }
+
+  /** Every column's dictionary as it is now (checkpoints read them value by value, synchronously). */
+  all(): readonly HotDict[] {
+    return [...this.dicts];
   }
 
   /** Replaces every dictionary with a checkpoint's values (index = id) and its epoch. */

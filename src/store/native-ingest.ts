@@ -15,12 +15,16 @@ export interface NativeBatch {
   strEnds: Uint32Array;
   descs: Buffer;
   descEnds: Uint32Array;
+  /** With noRows: the bytes the rows would have taken (their sum over the batch). */
+  noRowsBytes?: number;
 }
 
 interface Addon {
   transform(
     body: Buffer, ndjson: boolean, maxDepth: number, maxStringBytes: number, nowUs: number,
     projectPath: readonly string[], hotPaths: readonly (readonly string[])[], idSeed: Buffer,
+    /** Every row empty (row offsets 0, `rows` empty): for loads whose readers take no row bytes (the CLI's column-only path). */
+    noRows?: boolean,
   ): NativeBatch | string;
   /** Copies src[ranges[2k], ranges[2k + 1]) for k < count end to end into dst from `at`; returns the bytes copied (RangeError when out of bounds). */
   gather(dst: Buffer, at: number, src: Buffer, ranges: Float64Array, count: number): number;

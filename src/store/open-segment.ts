@@ -1,9 +1,13 @@
 // The open segment of a source: unsorted rows taking appends, their bytes uncompressed in a growable
-// off-heap slab; replaced (never truncated) when sealed, so a scan in flight keeps what it started with.
+// off-heap slab or, for big ingest batches, in the batch's own rows buffer; replaced (never truncated)
+// when sealed, so a scan in flight keeps what it started with.
 
 import type { RowData } from './row-data.ts';
 import { INGEST_ADDON } from './native-ingest.ts';
 import { PlainTs } from './ts-column.ts';
+
+/** A run of a batch's rows this big or bigger is referenced in the batch's buffer, not copied (small runs would pin many small buffers). */
+const TAKE_MIN_BYTES = 64 * 1024;
 
 /** Unsorted rows taking appends; replaced (never truncated) when sealed. */
 export class OpenSegment implements RowData {
@@ -13,13 +17,26 @@ export class OpenSegment implements RowData {
   readonly seqBase = 0;
   readonly pid: number[] = [];
   /**
-   * Rows' UTF-8 bytes, appended: row r's JSON is slab[off[r], split[r]), its extra columns
-   * slab[split[r], off[r + 1]) (the last row ends at `bytes`). Growing copies into a bigger slab;
-   * bytes already written never change, so a scan holding the old slab reads the same rows.
+   * Where rows' UTF-8 bytes lie: row r's JSON is chunkOf(r)[off[r], split[r]), its extra columns
+   * [split[r], end[r]). Chunk 0 is the segment's own growable off-heap slab (appends and small runs are
+   * copied into it; growing copies into a bigger slab); chunk k > 0 is an ingest batch's rows buffer,
+   * referenced instead of copied when a run of its rows is big. Bytes already written never change, so
+   * a scan holding a chunk reads the same rows.
    */
   private slab: Buffer;
+  /** Bytes of the own slab in use. */
+  private used = 0;
+  private readonly chunks: Buffer[] = [Buffer.alloc(0)];
+  private readonly chunk: number[] = [];
   private readonly off: number[] = [];
   private readonly split: number[] = [];
+  private readonly end: number[] = [];
+  /** The run of rows takeRows placed last: its chunk, its end and the first row pushed into it. */
+  private runChunk = 0;
+  private runEnd = 0;
+  private runFirstRow = 0;
+  /** Bytes of the referenced runs (chunks k > 0). */
+  private takenBytes = 0;
   readonly hot: number[][];
   readonly shape: number[] = [];
   /** UTF-8 bytes of all rows. */
@@ -28,7 +45,7 @@ export class OpenSegment implements RowData {
   hidden = 0;
   private sorted: Uint32Array | null = null;
 
-  /** `capacity`: bytes to start with (the previous open segment's size avoids growing, and its copies). */
+  /** `capacity`: own-slab bytes to start with (the previous open segment's use avoids growing, and its copies). */
   constructor(hotCount: number, capacity = 64 * 1024) {
     this.hot = Array.from({ length: hotCount }, () => []);
     this.slab = Buffer.allocUnsafeSlow(Math.max(1024, Math.ceil(capacity)));
@@ -38,28 +55,47 @@ export class OpenSegment implements RowData {
     return this.ts.length;
   }
 
+  /** Bytes of the rows copied into the segment's own slab (the rest are referenced batch buffers). */
+  get ownBytes(): number {
+    return this.used;
+  }
+
   append(ts: number, seq: number, pid: number, json: string, extra: string | null, hot: readonly number[], shape = 0): void {
     const jl = Buffer.byteLength(json, 'utf8'), xl = extra === null ? 0 : Buffer.byteLength(extra, 'utf8');
     const at = this.reserve(jl + xl);
     // Pure ASCII (as many bytes as characters) is written as Latin-1: the same bytes, no encoding.
     this.slab.write(json, at, jl, jl === json.length ? 'latin1' : 'utf8');
     if (extra !== null) this.slab.write(extra, at + jl, xl, xl === extra.length ? 'latin1' : 'utf8');
-    this.push(ts, seq, pid, at, at + jl, hot, shape);
+    this.push(ts, seq, pid, 0, at, at + jl, at + jl + xl, hot, shape);
   }
 
   /**
-   * Copies src[start, end) (whole rows of the ingest addon's output) in one piece; returns where it
-   * went, for pushRow of each of those rows.
+   * Places src[start, end) (whole rows of the ingest addon's output, end to end) for pushRow of each of
+   * those rows, in order; returns where the run begins (rows keep their offsets relative to it). A run of
+   * TAKE_MIN_BYTES or more is referenced where it lies (src must then never change); a smaller one is copied.
    */
-  copyRows(src: Buffer, start: number, end: number): number {
+  takeRows(src: Buffer, start: number, end: number): number {
+    this.runFirstRow = this.n;
+    if (end - start >= TAKE_MIN_BYTES) {
+      if (this.chunks[this.chunks.length - 1] !== src) this.chunks.push(src);
+      this.runChunk = this.chunks.length - 1;
+      this.runEnd = end;
+      this.takenBytes += end - start;
+      this.bytes += end - start;
+      return start;
+    }
     const at = this.reserve(end - start);
     src.copy(this.slab, at, start, end);
+    this.runChunk = 0;
+    this.runEnd = at + end - start;
     return at;
   }
 
-  /** Adds a row whose JSON is slab[at, split) and extra columns slab[split, next row) (after copyRows). */
+  /** Adds a row whose JSON is [at, split) and extra columns [split, next row) of the run takeRows placed last. */
   pushRow(ts: number, seq: number, pid: number, at: number, split: number, hot: readonly number[], shape: number): void {
-    this.push(ts, seq, pid, at, split, hot, shape);
+    // The run's rows lie end to end: this row ends the previous one.
+    if (this.n > this.runFirstRow) this.end[this.n - 1] = at;
+    this.push(ts, seq, pid, this.runChunk, at, split, this.runEnd, hot, shape);
   }
 
   /** Appends row r of another segment, copying its bytes. */
@@ -67,63 +103,79 @@ export class OpenSegment implements RowData {
     const jl = src.jsonBytesOf(r), xl = src.extraBytesOf(r);
     const at = this.reserve(jl + xl);
     src.copyRow(r, this.slab, at);
-    this.push(src.ts.at(r), src.seqBase + src.seq[r]!, src.pid[r]!, at, at + jl, hot, src.shape[r]!);
+    this.push(src.ts.at(r), src.seqBase + src.seq[r]!, src.pid[r]!, 0, at, at + jl, at + jl + xl, hot, src.shape[r]!);
   }
 
-  /** Makes room for n more bytes; returns where they go. */
+  /** Makes room for n more bytes in the own slab; returns where they go. */
   private reserve(n: number): number {
-    const at = this.bytes;
+    const at = this.used;
     if (at + n > this.slab.length) {
       const grown = Buffer.allocUnsafeSlow(Math.max(2 * this.slab.length, at + n));
       this.slab.copy(grown, 0, 0, at);
       this.slab = grown;
     }
-    this.bytes = at + n;
+    this.used = at + n;
+    this.bytes += n;
     return at;
   }
 
-  private push(ts: number, seq: number, pid: number, at: number, split: number, hot: readonly number[], shape: number): void {
+  private push(ts: number, seq: number, pid: number, chunk: number, at: number, split: number, end: number, hot: readonly number[], shape: number): void {
     this.shape.push(shape);
     this.ts.v.push(ts);
     this.seq.push(seq);
     this.pid.push(pid);
+    this.chunk.push(chunk);
     this.off.push(at);
     this.split.push(split);
+    this.end.push(end);
     for (let h = 0; h < this.hot.length; h++) this.hot[h]!.push(hot[h]!);
   }
 
-  /** Resident bytes: the slab's capacity and the row columns (JS arrays of numbers, ~8 bytes each). */
+  /** Resident bytes: the own slab's capacity, the referenced runs and the row columns (JS arrays of numbers, ~8 bytes each). */
   get residentBytes(): number {
-    return this.slab.length + this.ts.length * 8 * (6 + this.hot.length);
+    return this.slab.length + this.takenBytes + this.ts.length * 8 * (8 + this.hot.length);
   }
 
-  private end(r: number): number {
-    return r + 1 < this.off.length ? this.off[r + 1]! : this.bytes;
+  private buf(r: number): Buffer {
+    const c = this.chunk[r]!;
+    return c === 0 ? this.slab : this.chunks[c]!;
   }
 
-  json(r: number): string { return this.slab.toString('utf8', this.off[r]!, this.split[r]!); }
+  json(r: number): string { return this.buf(r).toString('utf8', this.off[r]!, this.split[r]!); }
   extra(r: number): string | null {
-    const s = this.split[r]!, e = this.end(r);
-    return s === e ? null : this.slab.toString('utf8', s, e);
+    const s = this.split[r]!, e = this.end[r]!;
+    return s === e ? null : this.buf(r).toString('utf8', s, e);
   }
-  jsonBytes(r: number): Buffer { return this.slab.subarray(this.off[r]!, this.split[r]!); }
+  jsonBytes(r: number): Buffer { return this.buf(r).subarray(this.off[r]!, this.split[r]!); }
   /** A copy of every row's bytes in row order (row r's JSON then its extra columns): rows lie end to end. */
-  rowBytes(): Buffer { return this.off.length ? Buffer.from(this.slab.subarray(this.off[0]!, this.bytes)) : Buffer.alloc(0); }
+  rowBytes(): Buffer {
+    const n = this.n, out = Buffer.allocUnsafe(this.bytes);
+    const all = new Uint32Array(n);
+    for (let r = 0; r < n; r++) all[r] = r;
+    this.gatherRows(all, n, out, 0);
+    return out;
+  }
   jsonBytesOf(r: number): number { return this.split[r]! - this.off[r]!; }
-  extraBytesOf(r: number): number { return this.end(r) - this.split[r]!; }
+  extraBytesOf(r: number): number { return this.end[r]! - this.split[r]!; }
   copyRow(r: number, out: Buffer, at: number): number {
-    return this.slab.copy(out, at, this.off[r]!, this.end(r));
+    return this.buf(r).copy(out, at, this.off[r]!, this.end[r]!);
   }
 
-  /** Copies rows[0, count) end to end into out from `at` with one native call (a seal's copies); returns the bytes copied. */
+  /** Copies rows[0, count) end to end into out from `at` with one native call per run of rows in one chunk (a seal's copies); returns the bytes copied. */
   gatherRows(rows: Uint32Array, count: number, out: Buffer, at: number): number {
     const ranges = new Float64Array(2 * count);
-    for (let k = 0; k < count; k++) {
-      const r = rows[k]!;
-      ranges[2 * k] = this.off[r]!;
-      ranges[2 * k + 1] = this.end(r);
+    let done = 0;
+    for (let k = 0; k < count;) {
+      const c = this.chunk[rows[k]!]!;
+      let m = 0;
+      for (; k < count && this.chunk[rows[k]!] === c; k++, m++) {
+        const r = rows[k]!;
+        ranges[2 * m] = this.off[r]!;
+        ranges[2 * m + 1] = this.end[r]!;
+      }
+      done += INGEST_ADDON.gather(out, at + done, c === 0 ? this.slab : this.chunks[c]!, ranges, m);
     }
-    return INGEST_ADDON.gather(out, at, this.slab, ranges, count);
+    return done;
   }
 
   /** Row indices in ascending ts order, cached until the next append (rows are only ever appended). */

@@ -32,6 +32,8 @@ export class SegmentSet {
   /** Checkpoint names of sealed segments (segmentParts). */
   private readonly segKeys = new WeakMap<Segment, string>();
   private segKeyCount = 0;
+  /** Sealed segments a running checkpoint has yet to write (held by its parts): compaction leaves them be. */
+  private readonly held = new Map<Segment, number>();
   private readonly segKeyTag = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 
   constructor(private readonly config: StoreConfig, private readonly hotCount: number) {
@@ -49,8 +51,8 @@ export class SegmentSet {
 
   seal(): void {
     const open = this.open;
-    // The next open segment will likely fill like this one did: start it at that size (plus slack).
-    this.open = new OpenSegment(this.hotCount, Math.min(open.bytes * 1.1, this.maxSegmentBytes));
+    // The next open segment will likely fill its own slab like this one did: start it at that size (plus slack).
+    this.open = new OpenSegment(this.hotCount, Math.min(open.ownBytes * 1.1, this.maxSegmentBytes));
     this.sampleCodec(open);
     const seg = sealOpen(open, this.wm, this.codec);
     if (seg !== null) {
@@ -76,7 +78,7 @@ export class SegmentSet {
     const segs = this.segments;
     while (segs.length >= 2) {
       const a = segs[segs.length - 2]!, b = segs[segs.length - 1]!;
-      if (a.n > b.n) break;
+      if (a.n > b.n || this.held.has(a) || this.held.has(b)) break;
       if (a.n + b.n > this.maxSegmentRows || a.bytes + b.bytes > this.maxSegmentBytes) break;
       const m = mergeSegments(a, b, this.wm, this.codec);
       segs.length -= 2;
@@ -253,18 +255,28 @@ export class SegmentSet {
    * A sealed segment as a checkpoint part whose bytes are encoded when the checkpoint writes it. Hot-id
    * compaction replaces a sealed segment's id columns (never rewrites them), so the columns of this moment
    * are kept here and encoded in place of the segment's own. Once the segment has left the set, its rows
-   * are evicted when all lie under the watermark (else a merge took them: the part is still needed).
+   * are evicted when all lie under the watermark (else a merge or purge took them: the part is still
+   * needed). While the checkpoint holds the part, compaction does not merge the segment away.
    */
   private segmentPart(seg: Segment, key: string): ImagePart {
     const hot = [...seg.hot];
     const asOfNow = Object.create(seg, { hot: { value: hot } }) as Segment;
     const gone = (): boolean => !this.segments.includes(seg);
+    let holding = false;
     return {
       key, immutable: true, events: seg.n - seg.hidden,
       chunks: () => encodeSegment(asOfNow, codecKey),
       evicted: () => gone() && seg.maxTs < this.wm,
       detachedBytes: () => (gone() ? seg.bytes : 0),
       sharedBytes: () => (segmentHasBlocks(seg) ? (seg.rows as BlockRows).blocks.reduce((n, b) => n + (b.comp?.length ?? 0), 0) : 0),
+      hold: () => { if (!holding) { holding = true; this.held.set(seg, (this.held.get(seg) ?? 0) + 1); } },
+      release: () => {
+        if (!holding) return;
+        holding = false;
+        const n = (this.held.get(seg) ?? 1) - 1;
+        if (n > 0) this.held.set(seg, n);
+        else this.held.delete(seg);
+      },
     };
   }
 

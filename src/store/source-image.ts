@@ -3,8 +3,10 @@
 // parts of their own (segment-image.ts), written once each.
 
 import { crc32 } from 'node:zlib';
+import { Compressor, Decompressor } from 'zstd-napi';
 import { BlockCodec } from './block-codec.ts';
 import { INEXACT, type HotValue } from './hot-paths.ts';
+import type { HotDict } from './hot-dict.ts';
 import { ChunkReader, arrayChunk, jsonChunk, readArray } from './image-io.ts';
 import type { SchemaImage } from './schema-image.ts';
 import type { OpenSegment } from './open-segment.ts';
@@ -21,6 +23,9 @@ export interface ImagePart {
   detachedBytes?(): number;
   /** Bytes of chunks() that are the store's own buffers rather than copies. */
   sharedBytes?(): number;
+  /** While held (a checkpoint has yet to write it), a sealed segment is not merged away. */
+  hold?(): void;
+  release?(): void;
 }
 
 export interface HeadState {
@@ -32,7 +37,8 @@ export interface HeadState {
   /** Bumped whenever hot-dictionary compaction rewrites segments' id columns (their parts are new then). */
   hotEpoch: number;
   projectNames: readonly (string | null)[];
-  hotValues: readonly (readonly HotValue[])[];
+  /** Read value by value when the head is encoded (a dictionary's values never all at once as heap strings). */
+  hotValues: readonly (HotDict | readonly HotValue[])[];
   schema: SchemaImage;
   /** The codecs of every block held, and the one new seals use (null before the first seal). */
   codecs: readonly BlockCodec[];
@@ -45,6 +51,8 @@ interface HeadMeta extends Omit<HeadState, 'hotValues' | 'codecs' | 'current' | 
   codecs: { key: string; blockBytes: number; dict: boolean }[];
   current: string | null;
   openRows: number;
+  /** The dictionaries' string bytes are zstd frames (absent in heads written before: plain bytes). */
+  dictZstd?: boolean;
 }
 
 /** A stable name for a codec: its dictionary's checksum and size, and its block size. */
@@ -56,16 +64,19 @@ const NO_EXTRA = 0xffffffff;
 
 /** The head part's chunks: meta JSON, each dictionary, then the open rows' columns and bytes. */
 export function encodeHead(s: HeadState, open: OpenSegment): Buffer[] {
+  // The dictionaries go in chunks of their own only (they were once in the meta JSON as well).
+  const { hotValues, codecs, current, wm, ...plain } = s;
   const meta: HeadMeta = {
-    ...s,
-    wm: Number.isFinite(s.wm) ? s.wm : null,
-    codecs: s.codecs.map((c) => ({ key: codecKey(c), blockBytes: c.blockBytes, dict: c.dict !== null })),
-    current: s.current === null ? null : codecKey(s.current),
+    ...plain,
+    wm: Number.isFinite(wm) ? wm : null,
+    codecs: codecs.map((c) => ({ key: codecKey(c), blockBytes: c.blockBytes, dict: c.dict !== null })),
+    current: current === null ? null : codecKey(current),
     openRows: open.n,
+    dictZstd: true,
   };
   const out = [jsonChunk(meta)];
-  for (const c of s.codecs) if (c.dict !== null) out.push(c.dict);
-  for (const vs of s.hotValues) out.push(...dictionaryChunks(vs));
+  for (const c of codecs) if (c.dict !== null) out.push(c.dict);
+  for (const d of hotValues) out.push(...dictionaryChunks(d));
   const n = open.n, hotCount = open.hot.length;
   const jsonLen = new Uint32Array(n), extraLen = new Uint32Array(n);
   // The rows' stored UTF-8 bytes go out as they are (they were written from strings, so decoding and
@@ -81,7 +92,8 @@ export function encodeHead(s: HeadState, open: OpenSegment): Buffer[] {
   return out;
 }
 
-export interface DecodedHead extends Omit<HeadState, 'codecs' | 'current'> {
+export interface DecodedHead extends Omit<HeadState, 'codecs' | 'current' | 'hotValues'> {
+  hotValues: HotValue[][];
   codecs: Map<string, BlockCodec>;
   current: BlockCodec | null;
   /** Appends the open rows to `open` (rows as they were, sequence numbers included). */
@@ -93,7 +105,7 @@ export function decodeHead(chunks: readonly Buffer[]): DecodedHead {
   const meta = rd.json<HeadMeta>();
   const codecs = new Map<string, BlockCodec>();
   for (const c of meta.codecs) codecs.set(c.key, new BlockCodec(c.dict ? Buffer.from(rd.next()) : null, c.blockBytes));
-  const hotValues = meta.hotKeys.map(() => readDictionary(rd));
+  const hotValues = meta.hotKeys.map(() => readDictionary(rd, meta.dictZstd === true));
   const ts = readArray(rd.next()), seq = readArray(rd.next()), pid = readArray(rd.next()), shape = readArray(rd.next());
   const jsonLen = readArray(rd.next()), extraLen = readArray(rd.next());
   const bytes = rd.next();
@@ -125,23 +137,68 @@ export function decodeHead(chunks: readonly Buffer[]): DecodedHead {
 // back than JSON when a dictionary holds millions of URLs.
 const K_NULL = 0, K_INEXACT = 1, K_STRING = 2, K_NUMBER = 3, K_TRUE = 4, K_FALSE = 5;
 
-function dictionaryChunks(values: readonly HotValue[]): Buffer[] {
-  const kinds = new Uint8Array(values.length);
-  const strLens: number[] = [];
-  const strs: string[] = [];
-  const nums: number[] = [];
-  values.forEach((v, i) => {
+/** Bytes of one piece of a dictionary's string chunk while it is written (joined once at the end). */
+const STR_PIECE = 1 << 20;
+
+/**
+ * Reads the dictionary value by value (a packed one decodes a block at a time), so a checkpoint never holds
+ * its values as heap strings at once: a URL column of ~1M query strings took ~100 MiB of V8 heap that way.
+ * The string bytes go out as zstd frames of 1 MiB pieces (one after another; they decompress as one):
+ * written plain, they were ~80 MB of every head at that size, held while written and counted in the budget.
+ */
+function dictionaryChunks(values: HotDict | readonly HotValue[]): Buffer[] {
+  const dict: HotDict = Array.isArray(values) ? { length: values.length, get: (id) => (values as readonly HotValue[])[id]! } : values as HotDict;
+  const n = dict.length;
+  const kinds = new Uint8Array(n);
+  let lens = new Uint32Array(1024), nLens = 0;
+  let nums = new Float64Array(16), nNums = 0;
+  const pieces: Buffer[] = [];
+  let piece = Buffer.allocUnsafe(STR_PIECE), at = 0;
+  for (let i = 0; i < n; i++) {
+    const v = dict.get(i);
     if (v === null) kinds[i] = K_NULL;
     else if (v === INEXACT) kinds[i] = K_INEXACT;
-    else if (typeof v === 'string') { kinds[i] = K_STRING; strs.push(v); strLens.push(Buffer.byteLength(v, 'utf8')); }
-    else if (typeof v === 'number') { kinds[i] = K_NUMBER; nums.push(v); }
-    else kinds[i] = v ? K_TRUE : K_FALSE;
-  });
-  return [arrayChunk(kinds), arrayChunk(Uint32Array.from(strLens)), Buffer.from(strs.join(''), 'utf8'), arrayChunk(Float64Array.from(nums))];
+    else if (typeof v === 'string') {
+      kinds[i] = K_STRING;
+      const len = Buffer.byteLength(v, 'utf8');
+      if (nLens === lens.length) lens = grown(lens, new Uint32Array(lens.length * 2));
+      lens[nLens++] = len;
+      if (at + len > piece.length) {
+        pieces.push(dictZstd().c.compress(piece.subarray(0, at)));
+        piece = Buffer.allocUnsafe(Math.max(STR_PIECE, len));
+        at = 0;
+      }
+      at += piece.write(v, at, 'utf8');
+    } else if (typeof v === 'number') {
+      kinds[i] = K_NUMBER;
+      if (nNums === nums.length) nums = grown(nums, new Float64Array(nums.length * 2));
+      nums[nNums++] = v;
+    } else kinds[i] = v ? K_TRUE : K_FALSE;
+  }
+  pieces.push(dictZstd().c.compress(piece.subarray(0, at)));
+  return [arrayChunk(kinds), arrayChunk(lens.subarray(0, nLens)), Buffer.concat(pieces), arrayChunk(nums.subarray(0, nNums))];
 }
 
-function readDictionary(rd: ChunkReader): HotValue[] {
-  const kinds = readArray(rd.next()), lens = readArray(rd.next()), text = rd.next(), nums = readArray(rd.next());
+let zstdPair: { c: Compressor; d: Decompressor } | null = null;
+
+/** The zstd contexts of dictionary string bytes, made at the first checkpoint or restore (an idle server holds none). */
+function dictZstd(): { c: Compressor; d: Decompressor } {
+  if (zstdPair === null) {
+    const c = new Compressor();
+    c.setParameters({ compressionLevel: 1 });
+    zstdPair = { c, d: new Decompressor() };
+  }
+  return zstdPair;
+}
+
+function grown<T extends Uint32Array | Float64Array>(a: T, into: T): T {
+  into.set(a);
+  return into;
+}
+
+function readDictionary(rd: ChunkReader, zstd: boolean): HotValue[] {
+  const kinds = readArray(rd.next()), lens = readArray(rd.next()), stored = rd.next(), nums = readArray(rd.next());
+  const text = zstd ? dictZstd().d.decompress(stored) : stored;
   const out = new Array<HotValue>(kinds.length);
   let s = 0, at = 0, n = 0;
   for (let i = 0; i < kinds.length; i++) {

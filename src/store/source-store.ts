@@ -239,7 +239,7 @@ export class SourceStore {
     let i = 0;
     while (i < n) {
       if (meta[i * stride]! < this.rows.wm) { dropped++; if (shapes[i] !== 0) this.shapesDropped = true; i++; continue; }
-      // A run of stored rows up to the one that fills the open segment: its bytes are copied in one piece.
+      // A run of stored rows up to the one that fills the open segment: its bytes are placed in one piece.
       const open = this.rows.open;
       let j = i, rows = open.n, bytes = open.bytes, full = false;
       while (j < n && meta[j * stride]! >= this.rows.wm) {
@@ -248,7 +248,7 @@ export class SourceStore {
         j++;
         if (this.rows.fills(rows, bytes)) { full = true; break; }
       }
-      const base = open.copyRows(b.rows, meta[i * stride + 1]!, meta[(j - 1) * stride + 3]!) - meta[i * stride + 1]!;
+      const base = open.takeRows(b.rows, meta[i * stride + 1]!, meta[(j - 1) * stride + 3]!) - meta[i * stride + 1]!;
       const count = j - i;
       for (; i < j; i++) {
         const m = i * stride;
@@ -341,7 +341,7 @@ export class SourceStore {
     if (codecs === null) return null;
     const head = encodeHead({
       hotKeys: this.hotKeys, wm: this.rows.wm, seq: this.seq, evictedRows: this.rows.evictedRows, droppedRows: this.droppedRows,
-      hotEpoch: this.hot.epoch, projectNames: this.projects.names, hotValues: this.hot.allValues(), schema: this.schemaTree.toImage(),
+      hotEpoch: this.hot.epoch, projectNames: this.projects.names, hotValues: this.hot.all(), schema: this.schemaTree.toImage(),
       codecs, current: this.rows.codec, codecHasDict: this.rows.codecHasDict,
     }, this.rows.open);
     const parts: ImagePart[] = [{ key: 'head', immutable: false, events: this.rows.open.n, chunks: () => head }];

@@ -137,6 +137,29 @@ describe('checkpoints', () => {
     expect(replay(join(root, 'wal'), loaded.manifest.walFrom)).toEqual([9]);
   });
 
+  it('logs each checkpoint once, with the reason of the call that started it, however many calls wait for it', async () => {
+    const root = tmp();
+    const wal = Wal.open({ dir: join(root, 'wal'), fsync: 'interval', fsyncMs: 10 }, []);
+    const lines: string[] = [];
+    const ck = new Checkpointer(join(root, 'checkpoint'), wal, (l) => lines.push(l));
+    const src = new TestSource('edge');
+    src.sealed.push({ key: 's1', data: 'x'.repeat(100) });
+    // The housekeeping asks every second while one runs; each call gets the running checkpoint.
+    const calls = [ck.checkpoint([src], 'log size'), ck.checkpoint([src], 'log size'), ck.checkpoint([src], 'eviction')];
+    const reports = await Promise.all(calls);
+    expect(new Set(reports.map((r) => r!.id))).toEqual(new Set([1]));
+    await ck.checkpoint([src], 'shutdown');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^ringql: checkpoint 1 \(log size\): 2 parts, 0\.0 MB written, \d+ files removed, \d+ ms$/);
+    expect(lines[1]).toMatch(/^ringql: checkpoint 2 \(shutdown\): 1 parts, /);
+    // A failure too is logged once, and every waiting call hears it.
+    const broken: Checkpointable = { name: 'edge', checkpointParts: () => [{ key: 'head', immutable: false, events: 0, chunks: () => { throw new Error('disk on fire'); } }] };
+    const failing = [ck.checkpoint([broken], 'log size'), ck.checkpoint([broken], 'eviction')];
+    for (const f of failing) await expect(f).rejects.toThrow('disk on fire');
+    expect(lines.slice(2)).toEqual(['ringql: checkpoint failed (log size); the log keeps everything: disk on fire']);
+    await wal.close();
+  });
+
   it('recovery removes log files a crash left below the checkpoint instead of replaying them', async () => {
     const root = tmp();
     const walDir = join(root, 'wal');

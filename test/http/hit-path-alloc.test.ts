@@ -52,7 +52,7 @@ function hitter(path: string, query: string): { once: () => boolean; written: ()
     end() { return measured; },
   } as unknown as HttpResponse;
   return {
-    once: () => answer(measured, copyRequest(req), performance.now()),
+    once: () => answer(measured, copyRequest(req), performance.now()) === true,
     written: () => { last = []; answer(recording, copyRequest(req), performance.now()); return last.join('\r\n'); },
   };
 }

@@ -36,7 +36,7 @@ describe('head part of the open rows', () => {
     open.append(4, 4, 0, '{"emoji":"🙂"}', null, [0]);
     // Two rows copied in one piece, as the ingest addon's output is.
     const src = Buffer.from('{"c":3}{"d":"ß"}{"e":4}', 'utf8');
-    const at = open.copyRows(src, 0, src.length);
+    const at = open.takeRows(src, 0, src.length);
     open.pushRow(5, 5, 0, at, at + 7, [0], 0);
     open.pushRow(6, 6, 0, at + 7 + Buffer.byteLength('{"d":"ß"}'), at + src.length, [0], 0);
     const chunks = encodeHead(head, open);
