@@ -21,8 +21,8 @@ import type { StoreConfig } from '../../src/store/types.ts';
 const NOW = Date.parse('2025-03-01T12:00:00Z') * 1000;
 const SOURCE = 'edge.logs.prod';
 const PER_PHASE = 6000;
-/** Phase b: enough to make the budget evict about half of phase a. */
-const PHASE_B = 3000;
+/** Phase b: as many events again, enough to make the budget (phase a's bytes + 20%) evict part of phase a. */
+const PHASE_B = PER_PHASE;
 
 /** `n` events of phase `tag` (ids `<tag>-<i>`), one a second, phase b after phase a. */
 function phase(tag: 'a' | 'b', n: number): Record<string, unknown>[] {
