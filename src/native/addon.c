@@ -1,10 +1,12 @@
 /* N-API entry point of ringql's ingest addon: transform(body, ndjson, maxDepth, maxStringBytes,
  * nowUs, projectPath, hotPaths, idSeed) → {n, rows, meta, strs, strEnds, descs, descEnds} or a reason string;
- * gather(dst, at, src, ranges, count) copies byte ranges of src end to end into dst (a seal's row copies). */
+ * gather(dst, at, src, ranges, count) copies byte ranges of src end to end into dst (a seal's row copies);
+ * mallocInfo / mallocTrim / mallocTune: the glibc allocator (malloc-tune.c). */
 #include <node_api.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "malloc-tune.h"
 #include "transform.h"
 
 #define CHECK(call) do { if ((call) != napi_ok) { napi_throw_error(env, NULL, "ringql_ingest: " #call " failed"); goto out; } } while (0)
@@ -170,6 +172,12 @@ static napi_value init(napi_env env, napi_value exports) {
   napi_set_named_property(env, exports, "transform", fn);
   napi_create_function(env, "gather", NAPI_AUTO_LENGTH, gather, NULL, &fn);
   napi_set_named_property(env, exports, "gather", fn);
+  napi_create_function(env, "mallocInfo", NAPI_AUTO_LENGTH, malloc_info_fn, NULL, &fn);
+  napi_set_named_property(env, exports, "mallocInfo", fn);
+  napi_create_function(env, "mallocTrim", NAPI_AUTO_LENGTH, malloc_trim_fn, NULL, &fn);
+  napi_set_named_property(env, exports, "mallocTrim", fn);
+  napi_create_function(env, "mallocTune", NAPI_AUTO_LENGTH, malloc_tune_fn, NULL, &fn);
+  napi_set_named_property(env, exports, "mallocTune", fn);
   return exports;
 }
 
