@@ -81,11 +81,22 @@ static napi_value result_object(napi_env env, ctx_t *c) {
   return obj;
 }
 
+/* The parse tape of this thread's last body, kept for its next one: with the mmap threshold fixed at 128 KiB
+ * (store/native-ingest.ts) a tape of that size would be mapped and fault its pages in again on every body.
+ * A tape past KEEP_TAPE_BYTES is freed instead, so at most that much stays per thread between bodies. */
+#define KEEP_TAPE_BYTES ((size_t)4 << 20)
+static __thread tape_t kept_tape;
+
 static napi_value transform(napi_env env, napi_callback_info info) {
   size_t argc = 8;
   napi_value argv[8], ret = NULL;
   ctx_t c;
   memset(&c, 0, sizeof c);
+  c.tape = kept_tape;
+  memset(&kept_tape, 0, sizeof kept_tape);
+  tape_reset(&c.tape);
+  c.tape.oom = 0;
+  c.tape.arena.oom = 0;
   void *body = NULL;
   size_t blen = 0;
   bool ndjson;
@@ -123,6 +134,10 @@ out:
   free_path(&c.project);
   if (c.hot) for (size_t h = 0; h < c.nhot; h++) free_path(&c.hot[h]);
   free(c.hot);
+  if (!c.tape.oom && !c.tape.arena.oom && c.tape.cap * sizeof(node_t) + c.tape.arena.cap <= KEEP_TAPE_BYTES) {
+    kept_tape = c.tape;
+    memset(&c.tape, 0, sizeof c.tape);
+  }
   ctx_free(&c);
   return ret;
 }
