@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { SmallEventText } from './small-event-text.ts';
 import { loadAverage } from './proc-tree.ts';
 import { progress } from './stats.ts';
+import { SEMI_SPACE_MB } from '../src/cli/node-flags.ts';
 
 export interface HeldFigures {
   target: number;
@@ -44,7 +45,7 @@ async function generate(out: NodeJS.WritableStream, limit: number): Promise<void
 /** Events held by one process: the target (30M in the issue) or as many as memory allows, keeping `reserveMiB` free. */
 export async function eventsHeld(target: number, reserveMiB = 2048): Promise<HeldFigures> {
   const load = loadAverage();
-  const child = spawn(process.execPath, ['--expose-gc', '--max-old-space-size=20480', '--import', 'tsx', 'bench/held-child.ts', String(target), String(reserveMiB)], {
+  const child = spawn(process.execPath, ['--expose-gc', '--max-old-space-size=20480', `--max-semi-space-size=${SEMI_SPACE_MB}`, '--import', 'tsx', 'bench/held-child.ts', String(target), String(reserveMiB)], {
     cwd: new URL('..', import.meta.url).pathname, stdio: ['pipe', 'pipe', 'inherit'],
   });
   let out = '';

@@ -6,6 +6,7 @@ import { edgeData } from './data.ts';
 import { smallEdgeData } from './small-events.ts';
 import { runChild } from './child.ts';
 import { progress } from './stats.ts';
+import { SEMI_SPACE_MB } from '../src/cli/node-flags.ts';
 
 interface MemOut { events: number; ndjson: number; rssGrowth: number; rssRatio: number; storeRatio: number; heapUsed: number; loadMs: number; batchMs: { p50: number; p99: number; max: number } }
 
@@ -15,7 +16,7 @@ const rows: string[] = ['| data | storage | events | NDJSON MiB | resident growt
 for (const [name, data] of [['demo edge', edgeData(events)], ['small edge (~600 B)', smallEdgeData(events)]] as const) {
   for (const mode of modes) {
     progress(`memory: ${name}, ${mode}`);
-    const m = await runChild<MemOut>('memory-child.ts', [data.path, mode], ['--expose-gc', '--max-old-space-size=20480']);
+    const m = await runChild<MemOut>('memory-child.ts', [data.path, mode], ['--expose-gc', '--max-old-space-size=20480', `--max-semi-space-size=${SEMI_SPACE_MB}`]);
     const mib = (b: number): string => (b / 2 ** 20).toFixed(0);
     rows.push(`| ${name} (${Math.round(m.ndjson / m.events)} B/event) | ${mode} | ${m.events.toLocaleString()} | ${mib(m.ndjson)} | ${mib(m.rssGrowth)} | **${m.rssRatio.toFixed(3)}** | ${m.storeRatio.toFixed(3)} | ${m.batchMs.p50.toFixed(1)} / ${m.batchMs.p99.toFixed(1)} / ${m.batchMs.max.toFixed(1)} |`);
   }

@@ -18,14 +18,17 @@ import { measurePrepareOverhead } from './prepare-overhead.ts';
 import { clusterBench } from './cluster-run.ts';
 import { renderCluster } from './cluster-report.ts';
 import { writeFileSync } from 'node:fs';
+import { SEMI_SPACE_MB } from '../src/cli/node-flags.ts';
 
 const HEAP_MB = 20_480;
+/** The server's young-generation cap (npm start), so ringql's resident figures are the server's. */
+const SEMI_SPACE = `--max-semi-space-size=${SEMI_SPACE_MB}`;
 
 /** ringql in its own process, then DuckDB in its own, over the same file. */
 async function enginePair(data: DataFile, quick: boolean): Promise<SizeResult> {
   const size = data.events;
   progress(`  ${size.toLocaleString()} events: ringql in-process`);
-  const engine = await runChild<EngineOut>('engine-child.ts', [data.path, String(size), String(quick ? 300 : 1000)], ['--expose-gc', `--max-old-space-size=${HEAP_MB}`]);
+  const engine = await runChild<EngineOut>('engine-child.ts', [data.path, String(size), String(quick ? 300 : 1000)], ['--expose-gc', `--max-old-space-size=${HEAP_MB}`, SEMI_SPACE]);
   progress(`  ${size.toLocaleString()} events: duckdb peer`);
   const duck = await runChild<DuckOut>('duck-child.ts', [data.path, String(quick ? 5 : 15), engine.projects.big, engine.projects.median]);
   return { size, data, engine, duck, memory: engine.memory };

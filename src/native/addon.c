@@ -1,11 +1,13 @@
 /* N-API entry point of ringql's ingest addon: transform(body, ndjson, maxDepth, maxStringBytes,
  * nowUs, projectPath, hotPaths, idSeed[, noRows]) → {n, rows, meta, strs, strEnds, descs, descEnds} or a reason
  * string (noRows: every row reported empty, for the CLI's column-only load);
- * gather(dst, at, src, ranges, count) copies byte ranges of src end to end into dst (a seal's row copies). */
+ * gather(dst, at, src, ranges, count) copies byte ranges of src end to end into dst (a seal's row copies);
+ * mallocInfo / mallocTrim / mallocTune: the glibc allocator (malloc-tune.c). */
 #include <node_api.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "malloc-tune.h"
 #include "transform.h"
 
 #define CHECK(call) do { if ((call) != napi_ok) { napi_throw_error(env, NULL, "ringql_ingest: " #call " failed"); goto out; } } while (0)
@@ -84,11 +86,22 @@ static napi_value result_object(napi_env env, ctx_t *c) {
   return obj;
 }
 
+/* The parse tape of this thread's last body, kept for its next one: with the mmap threshold fixed at 128 KiB
+ * (store/native-ingest.ts) a tape of that size would be mapped and fault its pages in again on every body.
+ * A tape past KEEP_TAPE_BYTES is freed instead, so at most that much stays per thread between bodies. */
+#define KEEP_TAPE_BYTES ((size_t)4 << 20)
+static __thread tape_t kept_tape;
+
 static napi_value transform(napi_env env, napi_callback_info info) {
   size_t argc = 9;
   napi_value argv[9], ret = NULL;
   ctx_t c;
   memset(&c, 0, sizeof c);
+  c.tape = kept_tape;
+  memset(&kept_tape, 0, sizeof kept_tape);
+  tape_reset(&c.tape);
+  c.tape.oom = 0;
+  c.tape.arena.oom = 0;
   void *body = NULL;
   size_t blen = 0;
   bool ndjson;
@@ -131,6 +144,10 @@ out:
   free_path(&c.project);
   if (c.hot) for (size_t h = 0; h < c.nhot; h++) free_path(&c.hot[h]);
   free(c.hot);
+  if (!c.tape.oom && !c.tape.arena.oom && c.tape.cap * sizeof(node_t) + c.tape.arena.cap <= KEEP_TAPE_BYTES) {
+    kept_tape = c.tape;
+    memset(&c.tape, 0, sizeof c.tape);
+  }
   ctx_free(&c);
   return ret;
 }
@@ -180,6 +197,12 @@ static napi_value init(napi_env env, napi_value exports) {
   napi_set_named_property(env, exports, "transform", fn);
   napi_create_function(env, "gather", NAPI_AUTO_LENGTH, gather, NULL, &fn);
   napi_set_named_property(env, exports, "gather", fn);
+  napi_create_function(env, "mallocInfo", NAPI_AUTO_LENGTH, malloc_info_fn, NULL, &fn);
+  napi_set_named_property(env, exports, "mallocInfo", fn);
+  napi_create_function(env, "mallocTrim", NAPI_AUTO_LENGTH, malloc_trim_fn, NULL, &fn);
+  napi_set_named_property(env, exports, "mallocTrim", fn);
+  napi_create_function(env, "mallocTune", NAPI_AUTO_LENGTH, malloc_tune_fn, NULL, &fn);
+  napi_set_named_property(env, exports, "mallocTune", fn);
   return exports;
 }
 

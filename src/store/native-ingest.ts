@@ -28,7 +28,16 @@ interface Addon {
   ): NativeBatch | string;
   /** Copies src[ranges[2k], ranges[2k + 1]) for k < count end to end into dst from `at`; returns the bytes copied (RangeError when out of bounds). */
   gather(dst: Buffer, at: number, src: Buffer, ranges: Float64Array, count: number): number;
+  /** glibc's mallinfo2 summed over its arenas: heap bytes got from the system, mmapped bytes, in use, free. */
+  mallocInfo(): MallocInfo;
+  /** malloc_trim(0): gives free heap pages of every arena back to the system; true when some were. */
+  mallocTrim(): boolean;
+  /** mallopt of each argument above 0: M_MMAP_THRESHOLD, M_TRIM_THRESHOLD, M_ARENA_MAX; returns how many were refused. */
+  mallocTune(mmapThreshold: number, trimThreshold: number, arenaMax: number): number;
 }
+
+/** glibc's mallinfo2 (bytes): arena = heap got from the system, hblkhd = mmapped chunks, uordblks in use, fordblks free. */
+export interface MallocInfo { arena: number; ordblks: number; hblks: number; hblkhd: number; uordblks: number; fordblks: number; keepcost: number }
 
 // From the checkout's root, so the compiled server in dist/ loads the same build as the TypeScript one.
 const ADDON_PATH = projectPath('src/native/build/Release/ringql_ingest.node');
@@ -50,8 +59,19 @@ export function loadIngestAddon(path = ADDON_PATH): Addon {
   }
 }
 
+/**
+ * glibc settings for a process that holds a store (bench/MEMORY.md, "slack"): a fixed mmap threshold, so
+ * buffers of 128 KiB and more (open-segment slabs, seal and merge outputs, ingest bodies) are mapped on
+ * their own and unmapped when freed. Left dynamic, glibc raises the threshold to the size of the first big
+ * buffer freed (up to 32 MiB): later big buffers then come from the heap and their frees leave holes it
+ * keeps (~100 MiB of 1M small events). Fixing it also fixes the trim threshold (the heap's free top given
+ * back past 128 KiB), and two arenas at most, as `npm start`'s MALLOC_ARENA_MAX=2 sets for the server.
+ */
+export const MALLOC_SETTINGS = { mmapThreshold: 128 * 1024, trimThreshold: 128 * 1024, arenaMax: 2 } as const;
+
 /** Loaded when the store is: a missing or broken build stops the start here. */
 export const INGEST_ADDON: Addon = loadIngestAddon();
+INGEST_ADDON.mallocTune(MALLOC_SETTINGS.mmapThreshold, MALLOC_SETTINGS.trimThreshold, MALLOC_SETTINGS.arenaMax);
 
 /** Stride of NativeBatch.meta for `hotCount` hot paths. */
 export function metaStride(hotCount: number): number {

@@ -10,6 +10,7 @@ import { BlockCodec, DICT_MIN_SAMPLE, sampleDictionary } from './block-codec.ts'
 import type { BlockRows } from './row-blocks.ts';
 import { codecKey, type DecodedHead, type ImagePart } from './source-image.ts';
 import { decodeSegment, encodeSegment, segmentHasBlocks } from './segment-image.ts';
+import { scheduleTrim } from './allocator-trim.ts';
 
 /** A compacted segment holds at most this many times segmentRows rows (and 1/16 of the capacity). */
 const MAX_SEGMENT_FACTOR = 64;
@@ -59,6 +60,7 @@ export class SegmentSet {
       this.segments.push(seg);
       this.compact();
     }
+    scheduleTrim();
   }
 
   /**
@@ -114,7 +116,10 @@ export class SegmentSet {
       seg.hidden = h;
       if (h === seg.n) drop = true;
     }
-    if (drop) this.segments = this.segments.filter((s) => s.hidden < s.n);
+    if (drop) {
+      this.segments = this.segments.filter((s) => s.hidden < s.n);
+      scheduleTrim();
+    }
     this.evictedRows += this.open.hide(w);
   }
 
@@ -153,6 +158,7 @@ export class SegmentSet {
     }
     this.segments = out;
     if (this.open.hidden > 0) this.open = purgeOpen(this.open, this.wm);
+    scheduleTrim();
   }
 
   /**

@@ -1,0 +1,10 @@
+/* glibc allocator entry points of the addon (malloc-tune.c): statistics, trim, mallopt. */
+#ifndef RINGQL_MALLOC_TUNE_H
+#define RINGQL_MALLOC_TUNE_H
+#include <node_api.h>
+
+napi_value malloc_info_fn(napi_env env, napi_callback_info info);
+napi_value malloc_trim_fn(napi_env env, napi_callback_info info);
+napi_value malloc_tune_fn(napi_env env, napi_callback_info info);
+
+#endif
