@@ -61,13 +61,14 @@ export function loadIngestAddon(path = ADDON_PATH): Addon {
 
 /**
  * glibc settings for a process that holds a store (bench/MEMORY.md, "slack"): a fixed mmap threshold, so
- * buffers of 128 KiB and more (open-segment slabs, seal and merge outputs, ingest bodies) are mapped on
- * their own and unmapped when freed. Left dynamic, glibc raises the threshold to the size of the first big
+ * buffers of 1 MiB and more (open-segment slabs, seal and merge outputs, ingest bodies) are mapped on
+ * their own and unmapped when freed. Not lower: at 128 KiB every response body and scan buffer of a
+ * `logs.all` (~230 KB) was mapped and faulted in afresh, and a cold `logs.all` took 3x as long. Left dynamic, glibc raises the threshold to the size of the first big
  * buffer freed (up to 32 MiB): later big buffers then come from the heap and their frees leave holes it
  * keeps (~100 MiB of 1M small events). Fixing it also fixes the trim threshold (the heap's free top given
  * back past 128 KiB), and two arenas at most, as `npm start`'s MALLOC_ARENA_MAX=2 sets for the server.
  */
-export const MALLOC_SETTINGS = { mmapThreshold: 128 * 1024, trimThreshold: 128 * 1024, arenaMax: 2 } as const;
+export const MALLOC_SETTINGS = { mmapThreshold: 1024 * 1024, trimThreshold: 128 * 1024, arenaMax: 2 } as const;
 
 /** Loaded when the store is: a missing or broken build stops the start here. */
 export const INGEST_ADDON: Addon = loadIngestAddon();
