@@ -8,7 +8,7 @@ import type { SourceStore } from '../store/source-store.ts';
 import { lineCuts } from './line-cuts.ts';
 import { startColumnWorkers, type ColumnWorkers } from './column-workers.ts';
 import type { ColumnBody, ColumnJob } from './column-worker.ts';
-import { LoadError, located, parseLines, type LoadIo, type Loaded } from './ndjson-load.ts';
+import { LoadError, LoadProgress, located, parseLines, type LoadIo, type Loaded } from './ndjson-load.ts';
 
 /** Bytes per chunk handed to a worker: big reads, yet enough chunks to keep both workers busy to the end. */
 export const CHUNK_BYTES = 16 * 1024 * 1024;
@@ -93,7 +93,8 @@ export async function loadColumns(file: string, t: ColumnTarget, io: LoadIo, wor
       results.push(p);
     }
   };
-  let line = 1, nextReport = 500_000, progressShown = false;
+  let line = 1;
+  const progress = new LoadProgress(file, io);
   try {
     for (let k = 0; k < cuts.length - 1; k++) {
       dispatch(k + 1 + AHEAD * pool.size);
@@ -105,15 +106,11 @@ export async function loadColumns(file: string, t: ColumnTarget, io: LoadIo, wor
         total.stored += r.stored;
         total.dropped += r.dropped;
       }
-      if (total.stored + total.dropped >= nextReport) {
-        nextReport += 500_000;
-        progressShown = true;
-        io.err(`\rloading ${file}: ${total.stored + total.dropped} events`);
-      }
+      progress.update(total);
     }
   } finally {
     await pool.close();
   }
-  if (progressShown) io.err('\n');
+  progress.end();
   return total;
 }

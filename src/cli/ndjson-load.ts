@@ -43,21 +43,38 @@ export function located(err: unknown, file: string, body: Buffer, firstLine: num
   return new LoadError(`${file}:${line}: invalid event: ${first?.message ?? err.message}`);
 }
 
+/** The `loading <file>: N events` line on stderr every 500,000 events, ended by a newline once shown. */
+export class LoadProgress {
+  private next = 500_000;
+  private shown = false;
+  constructor(private readonly file: string, private readonly io: LoadIo) {}
+
+  /** Reports `total` (stored + dropped so far) when it has passed the next mark. */
+  update(total: Loaded): void {
+    const n = total.stored + total.dropped;
+    if (n < this.next) return;
+    this.next += 500_000;
+    this.shown = true;
+    this.io.err(`\rloading ${this.file}: ${n} events`);
+  }
+
+  /** Ends the progress line, if one was shown. */
+  end(): void {
+    if (this.shown) this.io.err('\n');
+  }
+}
+
 export async function loadNdjson(file: string, ingest: IngestBody, io: LoadIo): Promise<Loaded> {
   const total: Loaded = { stored: 0, dropped: 0 };
   const inFlight: Promise<void>[] = [];
-  let progressShown = false, nextReport = 500_000;
+  const progress = new LoadProgress(file, io);
   const submit = (body: Buffer, firstLine: number): void => {
     const p = Promise.resolve()
       .then(() => ingest(body, () => parseLines(file, body, firstLine)))
       .then((r) => {
         total.stored += r.stored;
         total.dropped += r.dropped;
-        if (total.stored + total.dropped >= nextReport) {
-          nextReport += 500_000;
-          progressShown = true;
-          io.err(`\rloading ${file}: ${total.stored + total.dropped} events`);
-        }
+        progress.update(total);
       }, (err: unknown) => { throw located(err, file, body, firstLine); });
     p.catch(() => {}); // awaited in order below; this only keeps a later body's failure from being "unhandled" meanwhile
     inFlight.push(p);
@@ -93,6 +110,6 @@ export async function loadNdjson(file: string, ingest: IngestBody, io: LoadIo): 
   }
   if (carry.length) submit(carry, line);
   for (const p of inFlight) await p;
-  if (progressShown) io.err('\n');
+  progress.end();
   return total;
 }
