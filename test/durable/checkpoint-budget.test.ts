@@ -6,14 +6,13 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { heldByPhase } from './held-by-phase.ts';
 import { encodeBatch } from '../../src/durable/batch-record.ts';
 import { Checkpointer } from '../../src/durable/checkpointer.ts';
 import { checkpointSources, recoverStore } from '../../src/durable/durability.ts';
 import { readManifest } from '../../src/durable/manifest.ts';
 import { RECORD_BATCH } from '../../src/durable/record-frame.ts';
 import { Wal } from '../../src/durable/wal.ts';
-import { createQueryService } from '../../src/endpoints/service.ts';
-import type { RunRequest } from '../../src/endpoints/service-types.ts';
 import { compressPendingNow } from '../../src/store/block-compressor.ts';
 import { Store, defaultStoreConfig } from '../../src/store/store.ts';
 import type { StoreConfig } from '../../src/store/types.ts';
@@ -31,16 +30,6 @@ function phase(tag: 'a' | 'b', n: number): Record<string, unknown>[] {
     id: `${tag}-${i}`, project: 'default', timestamp: new Date((start + i * 1e6) / 1000).toISOString(),
     event_message: `GET /api/v1/items/${(i * 7919) % 100_000} 200 ${i % 97}ms request ${tag}${i} from 10.0.${i % 256}.${(i * 13) % 256}`,
   }));
-}
-
-/** Held events per phase, as a query sees them. */
-async function heldByPhase(store: Store): Promise<Record<string, number>> {
-  const service = await createQueryService({ store, stateDir: null, nowMicros: () => NOW, cache: { sweepMs: 0 } });
-  const sql = 'select substr(id, 1, 1) as ph, count(*) as n from edge_logs group by ph order by ph';
-  const req: RunRequest = { endpoint: 'logs.all', params: new Map([['project', 'default'], ['sql', sql]]), redactHeader: false };
-  const body = JSON.parse((await service.run(req)).body.toString('utf8')) as { result: { ph: string; n: number }[] };
-  service.close();
-  return Object.fromEntries(body.result.map((r) => [r.ph, Number(r.n)]));
 }
 
 describe('a checkpoint while the memory budget evicts', () => {
@@ -88,7 +77,7 @@ describe('a checkpoint while the memory budget evicts', () => {
     expect(report.partsWritten).toBe(manifest.sources.reduce((n, s) => n + s.parts.length, 0));
     expect(report.partsWritten).toBeLessThan(offered);
     for (const p of listed) expect(existsSync(join(dir, 'checkpoint', p.file))).toBe(true);
-    const heldA = await heldByPhase(a);
+    const heldA = await heldByPhase(a, NOW);
     expect(heldA.a).toBeGreaterThan(0);
     expect(heldA.a).toBeLessThan(PER_PHASE);
     // The parts may hold rows the budget hid after they were written: the manifest's watermark hides them again.
@@ -99,7 +88,7 @@ describe('a checkpoint while the memory budget evicts', () => {
     // only those: what the budget evicted does not come back.
     const b = new Store(cfg);
     recoverStore(b, dir, { fsync: 'interval', fsyncMs: 50 }, { discardCorrupt: false, nowUs: () => NOW, log: () => {} });
-    const heldB = await heldByPhase(b);
+    const heldB = await heldByPhase(b, NOW);
     expect(heldA.b).toBeGreaterThan(0);
     // Nothing was evicted after the manifest: the restart holds exactly what the store held (the log's
     // events below the manifest's watermark were evicted before it and stay so).

@@ -6,13 +6,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { heldByPhase } from './held-by-phase.ts';
 import { encodeBatch } from '../../src/durable/batch-record.ts';
 import { Checkpointer, type CheckpointPart } from '../../src/durable/checkpointer.ts';
 import { checkpointSources, recoverStore } from '../../src/durable/durability.ts';
 import { RECORD_BATCH } from '../../src/durable/record-frame.ts';
 import { Wal } from '../../src/durable/wal.ts';
-import { createQueryService } from '../../src/endpoints/service.ts';
-import type { RunRequest } from '../../src/endpoints/service-types.ts';
 import { compressPendingNow } from '../../src/store/block-compressor.ts';
 import { Store, defaultStoreConfig } from '../../src/store/store.ts';
 import type { StoreConfig } from '../../src/store/types.ts';
@@ -27,16 +26,6 @@ function phase(tag: 'a' | 'b' | 'c', n: number): Record<string, unknown>[] {
     id: `${tag}-${i}`, project: 'default', timestamp: new Date((start + i * 1e6) / 1000).toISOString(),
     event_message: `GET /api/v1/items/${(i * 7919) % 100_000} 200 ${i % 97}ms request ${tag}${i} from 10.0.${i % 256}.${(i * 13) % 256}`,
   }));
-}
-
-/** Held events per phase, as a query sees them. */
-async function heldByPhase(store: Store): Promise<Record<string, number>> {
-  const service = await createQueryService({ store, stateDir: null, nowMicros: () => NOW, cache: { sweepMs: 0 } });
-  const sql = 'select substr(id, 1, 1) as ph, count(*) as n from edge_logs group by ph order by ph';
-  const req: RunRequest = { endpoint: 'logs.all', params: new Map([['project', 'default'], ['sql', sql]]), redactHeader: false };
-  const body = JSON.parse((await service.run(req)).body.toString('utf8')) as { result: { ph: string; n: number }[] };
-  service.close();
-  return Object.fromEntries(body.result.map((r) => [r.ph, Number(r.n)]));
 }
 
 describe('a checkpoint while the store merges segments and the budget evicts', () => {
@@ -92,7 +81,7 @@ describe('a checkpoint while the store merges segments and the budget evicts', (
     expect(a.memoryStats().checkpoint_in_flight).toBe(ck.heldBytes());
     await running;
     expect(ck.heldBytes()).toBe(0);
-    const heldA = await heldByPhase(a);
+    const heldA = await heldByPhase(a, NOW);
     expect(heldA.a).toBeGreaterThan(0);
     expect(heldA.a).toBeLessThan(6000);
     expect(heldA.b).toBeGreaterThan(0);
@@ -101,7 +90,7 @@ describe('a checkpoint while the store merges segments and the budget evicts', (
     await wal.close();
     const b = new Store(cfg);
     recoverStore(b, dir, { fsync: 'interval', fsyncMs: 50 }, { discardCorrupt: false, nowUs: () => NOW, log: () => {} });
-    expect(await heldByPhase(b)).toEqual(heldA);
+    expect(await heldByPhase(b, NOW)).toEqual(heldA);
 
   }, 20_000);
 
