@@ -34,7 +34,7 @@ enum { T_NULL, T_FALSE, T_TRUE, T_NUM, T_STR, T_OBJ, T_ARR };
 
 typedef struct {
   uint8_t t;
-  /* Numbers: 1 when the token is an integer of at most 15 digits (exact as a double, text kept). */
+  /* Numbers: 1 when the token is an integer of magnitude at most 2^53 (exact as a double, text kept). */
   uint8_t small_int;
   /* 1 when the key / string value is its own bytes in the input (no escapes), else in the arena. */
   uint8_t kin, vin;

@@ -155,8 +155,26 @@ typedef struct {
 /* put_escaped of a string, or (skip, and `own`: the string is its input bytes, which hold nothing to
  * escape) only the bytes it would take. */
 static void put_str(walk_t *w, const uint8_t *s, size_t n, int own) {
-  if (w->skip && own) { w->c->no_rows_bytes += (double)n + 2; return; }
-  put_escaped(w->out, s, n);
+  if (!own) { put_escaped(w->out, s, n); return; }
+  if (w->skip) { w->c->no_rows_bytes += (double)n + 2; return; }
+  /* Its own input bytes: the parser saw no quote, backslash or control byte in them, so nothing to escape. */
+  bytes_t *b = w->out;
+  b_reserve(b, n + 2);
+  if (b->oom) return;
+  b->p[b->n] = '"';
+  memcpy(b->p + b->n + 1, s, n);
+  b->p[b->n + 1 + n] = '"';
+  b->n += n + 2;
+}
+
+/* Decimal text of v (as printf's %lld). */
+static void put_i64(bytes_t *b, int64_t v) {
+  char t[24];
+  size_t k = sizeof t;
+  uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+  do { t[--k] = (char)('0' + u % 10); u /= 10; } while (u);
+  if (v < 0) t[--k] = '-';
+  b_put(b, t + k, sizeof t - k);
 }
 
 static const char *write_value(walk_t *w, uint32_t i, int depth);
@@ -397,9 +415,8 @@ static const char *event_row(ctx_t *c, const uint8_t *in, uint32_t ev, long idn,
   b_put(r, "{\"id\":", 6);
   if (idn < 0) put_uuid(c, r);
   else put_str(&w, str_of(&c->tape, c->in, N(c, (uint32_t)idn)), N(c, (uint32_t)idn)->vlen, N(c, (uint32_t)idn)->vin);
-  char num[32];
-  int nl = snprintf(num, sizeof num, ",\"timestamp\":%lld", (long long)ts);
-  b_put(r, num, (size_t)nl);
+  b_put(r, ",\"timestamp\":", 13);
+  put_i64(r, ts);
   b_put(r, ",\"event_message\":", 17);
   if (msgn >= 0 && N(c, (uint32_t)msgn)->t == T_STR) put_str(&w, str_of(&c->tape, c->in, N(c, (uint32_t)msgn)), N(c, (uint32_t)msgn)->vlen, N(c, (uint32_t)msgn)->vin);
   else b_put(r, "null", 4);
