@@ -39,6 +39,9 @@ void tape_free(tape_t *t) {
   t->nodes = NULL;
   t->n = t->cap = 0;
   b_free(&t->arena);
+  free(t->keyfp);
+  t->keyfp = NULL;
+  t->nkeyfp = t->capkeyfp = 0;
 }
 
 typedef struct {
@@ -120,12 +123,7 @@ static size_t utf8_seq(const uint8_t *in, size_t p, size_t end) {
 static const char *parse_string(parser_t *s, uint32_t *off, uint32_t *len, uint8_t *in_input) {
   size_t q = s->p;
   for (;;) {
-    while (q + 8 <= s->end && !json_special8(s->in + q, 1)) q += 8;
-    while (q < s->end) {
-      uint8_t c = s->in[q];
-      if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) break;
-      q++;
-    }
+    q = plain_run_end(s->in, q, s->end);
     if (q < s->end && s->in[q] >= 0x80) {
       size_t n = utf8_seq(s->in, q, s->end);
       if (n == 0) return "invalid UTF-8";
@@ -145,12 +143,7 @@ static const char *parse_string(parser_t *s, uint32_t *off, uint32_t *len, uint8
   bytes_t *a = &s->t->arena;
   *off = (uint32_t)a->n;
   for (;;) {
-    size_t q = s->p;
-    while (q < s->end) {
-      uint8_t c = s->in[q];
-      if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) break;
-      q++;
-    }
+    size_t q = plain_run_end(s->in, s->p, s->end);
     if (q > s->p) b_put(a, s->in + s->p, q - s->p);
     s->p = q;
     if (q >= s->end) return "invalid JSON (unterminated string)";
@@ -242,8 +235,45 @@ static int is_index_key(const uint8_t *k, uint32_t len) {
 
 static const char *parse_value(parser_t *s, int depth);
 
+/* A key's fingerprint: equal keys have equal ones (different keys rarely do: then bytes decide). */
+static uint64_t key_fp(const uint8_t *k, uint32_t len) {
+  uint64_t head = 0, tail = 0;
+  /* Fixed-size, overlapping loads (register loads, no byte-wise stack copy to stall on). */
+  if (len >= 8) { memcpy(&head, k, 8); memcpy(&tail, k + len - 8, 8); }
+  else if (len >= 4) { uint32_t a, b; memcpy(&a, k, 4); memcpy(&b, k + len - 4, 4); head = a; tail = b; }
+  else if (len > 0) head = (uint64_t)k[0] << 16 | (uint64_t)k[len >> 1] << 8 | k[len - 1];
+  uint64_t h = (head ^ (tail * 0x9E3779B97F4A7C15ull)) * 0xff51afd7ed558ccdull;
+  return h ^ (h >> 29) ^ ((uint64_t)len << 48);
+}
+
+/* 1 when one of the object's `count` earlier members (nodes self+1, then each one's `next`; their
+ * fingerprints at fps[0..count)) has key k. */
+static int has_key(parser_t *s, long self, const uint64_t *fps, uint32_t count, uint64_t fp, const uint8_t *k, uint32_t klen) {
+  for (uint32_t i = 0; i < count; i++) {
+    if (fps[i] != fp) continue;
+    uint32_t c = (uint32_t)self + 1;
+    for (uint32_t j = 0; j < i; j++) c = s->t->nodes[c].next;
+    const node_t *m = &s->t->nodes[c];
+    if (m->klen == klen && memcmp(key_of(s->t, s->in, m), k, klen) == 0) return 1;
+  }
+  return 0;
+}
+
+static int push_fp(tape_t *t, uint64_t fp) {
+  if (t->nkeyfp == t->capkeyfp) {
+    size_t cap = t->capkeyfp ? t->capkeyfp * 2 : 256;
+    uint64_t *f = realloc(t->keyfp, cap * sizeof(uint64_t));
+    if (!f) { t->oom = 1; return 0; }
+    t->keyfp = f;
+    t->capkeyfp = cap;
+  }
+  t->keyfp[t->nkeyfp++] = fp;
+  return 1;
+}
+
 static const char *parse_object(parser_t *s, long self, int depth) {
   uint32_t count = 0;
+  size_t base = s->t->nkeyfp;
   skip_ws(s);
   if (s->p < s->end && s->in[s->p] == '}') { s->p++; goto done; }
   for (;;) {
@@ -257,11 +287,9 @@ static const char *parse_object(parser_t *s, long self, int depth) {
     const uint8_t *k = kin ? s->in + koff : s->t->arena.p + koff;
     if (is_index_key(k, klen)) return "an array-index key";
     if (count == MAX_KEYS) return "an object with too many keys";
-    /* Earlier members are the nodes self+1, then each one's `next`. */
-    for (uint32_t i = 0, c = (uint32_t)self + 1; i < count; i++, c = s->t->nodes[c].next) {
-      const node_t *m = &s->t->nodes[c];
-      if (m->klen == klen && memcmp(key_of(s->t, s->in, m), k, klen) == 0) return "a duplicate key";
-    }
+    uint64_t fp = key_fp(k, klen);
+    if (has_key(s, self, s->t->keyfp + base, count, fp, k, klen)) return "a duplicate key";
+    if (!push_fp(s->t, fp)) return "out of memory";
     count++;
     skip_ws(s);
     if (s->p >= s->end || s->in[s->p] != ':') return "invalid JSON (expected ':')";
@@ -279,6 +307,7 @@ static const char *parse_object(parser_t *s, long self, int depth) {
   }
 done:
   s->t->nodes[self].count = count;
+  s->t->nkeyfp = base;
   return NULL;
 }
 
@@ -342,6 +371,7 @@ static const char *parse_value(parser_t *s, int depth) {
 
 const char *tape_parse(tape_t *t, const uint8_t *in, size_t *pos, size_t end, int max_depth) {
   parser_t s = {t, in, *pos, end, max_depth};
+  t->nkeyfp = 0;
   const char *err = parse_value(&s, 1);
   if (!err && (t->oom || t->arena.oom)) err = "out of memory";
   if (err) return err;

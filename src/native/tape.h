@@ -53,6 +53,9 @@ typedef struct {
   size_t n, cap;
   bytes_t arena;
   int oom;
+  /* Scratch for the duplicate-key check: a fingerprint per key of each object being parsed (a stack). */
+  uint64_t *keyfp;
+  size_t nkeyfp, capkeyfp;
 } tape_t;
 
 static inline const uint8_t *key_of(const tape_t *t, const uint8_t *in, const node_t *n) {
@@ -73,6 +76,35 @@ static inline uint64_t json_special8(const uint8_t *p, int high) {
   uint64_t q = x ^ (ONES * '"'), b = x ^ (ONES * '\\');
   uint64_t hit = ((x - ONES * 0x20) | (q - ONES) | (b - ONES)) & ~x & HIGHS;
   return high ? hit | (x & HIGHS) : hit;
+}
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+/* The first index in [q, end) of a byte that ends a plain run inside a JSON string: '"', '\\', a
+ * control byte (< 0x20) or a byte >= 0x80; `end` when there is none. SSE2 (baseline on x86-64) reads 16
+ * bytes at a time, never past `end`; elsewhere 8 bytes at a time. */
+static inline size_t plain_run_end(const uint8_t *in, size_t q, size_t end) {
+#ifdef __SSE2__
+  const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\'), space = _mm_set1_epi8(0x20);
+  while (q + 16 <= end) {
+    __m128i x = _mm_loadu_si128((const __m128i *)(in + q));
+    /* Signed compare: bytes >= 0x80 are negative, so "< 0x20" also catches them. */
+    __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, quote), _mm_cmpeq_epi8(x, bslash)), _mm_cmplt_epi8(x, space));
+    unsigned m = (unsigned)_mm_movemask_epi8(hit);
+    if (m) return q + (size_t)__builtin_ctz(m);
+    q += 16;
+  }
+#else
+  while (q + 8 <= end && !json_special8(in + q, 1)) q += 8;
+#endif
+  while (q < end) {
+    uint8_t c = in[q];
+    if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) break;
+    q++;
+  }
+  return q;
 }
 
 /* Why a body is left to the reference (JS) path; NULL reason = parsed. */
