@@ -18,11 +18,6 @@ void b_grow(bytes_t *b, size_t extra) {
   b->cap = cap;
 }
 
-void b_u32(bytes_t *b, uint32_t v) {
-  uint8_t x[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
-  b_put(b, x, 4);
-}
-
 void b_free(bytes_t *b) {
   free(b->p);
   b->p = NULL;
@@ -68,9 +63,7 @@ static long new_node(parser_t *s, uint8_t type) {
     t->nodes = nn;
     t->cap = cap;
   }
-  node_t *n = &t->nodes[t->n];
-  memset(n, 0, sizeof *n);
-  n->t = type;
+  t->nodes[t->n] = (node_t){.t = type};
   return (long)t->n++;
 }
 

@@ -17,17 +17,37 @@ void b_grow(bytes_t *b, size_t extra);
 static inline void b_reserve(bytes_t *b, size_t extra) {
   if (b->n + extra > b->cap) b_grow(b, extra);
 }
+/* memcpy of n bytes, inlined for short n (keys, most values): overlapping word moves, no libc call. */
+static inline void copy_bytes(uint8_t *dst, const uint8_t *src, size_t n) {
+  if (n >= 8 && n <= 16) {
+    uint64_t a, b;
+    memcpy(&a, src, 8); memcpy(&b, src + n - 8, 8);
+    memcpy(dst, &a, 8); memcpy(dst + n - 8, &b, 8);
+  } else if (n >= 4 && n < 8) {
+    uint32_t a, b;
+    memcpy(&a, src, 4); memcpy(&b, src + n - 4, 4);
+    memcpy(dst, &a, 4); memcpy(dst + n - 4, &b, 4);
+  } else if (n < 4) {
+    for (size_t i = 0; i < n; i++) dst[i] = src[i];
+  } else memcpy(dst, src, n);
+}
 static inline void b_put(bytes_t *b, const void *src, size_t n) {
   b_reserve(b, n);
   if (b->oom) return;
-  memcpy(b->p + b->n, src, n);
+  copy_bytes(b->p + b->n, (const uint8_t *)src, n);
   b->n += n;
 }
 static inline void b_byte(bytes_t *b, uint8_t c) {
   if (b->n + 1 > b->cap) b_reserve(b, 1);
   if (!b->oom) b->p[b->n++] = c;
 }
-void b_u32(bytes_t *b, uint32_t v);
+static inline void b_u32(bytes_t *b, uint32_t v) {
+  b_reserve(b, 4);
+  if (b->oom) return;
+  uint8_t *o = b->p + b->n;
+  o[0] = (uint8_t)v; o[1] = (uint8_t)(v >> 8); o[2] = (uint8_t)(v >> 16); o[3] = (uint8_t)(v >> 24);
+  b->n += 4;
+}
 void b_free(bytes_t *b);
 
 enum { T_NULL, T_FALSE, T_TRUE, T_NUM, T_STR, T_OBJ, T_ARR };

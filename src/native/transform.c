@@ -12,13 +12,22 @@
 
 /* ---- interning ------------------------------------------------------------------------- */
 
+/* Four independent lanes of 8 bytes each, so long descriptors hash at several bytes a cycle. */
 static uint32_t hash_bytes(const uint8_t *p, size_t n) {
-  uint64_t h = 0x9E3779B97F4A7C15ull ^ n;
+  const uint64_t K = 0xff51afd7ed558ccdull;
+  uint64_t h0 = 0x9E3779B97F4A7C15ull ^ n, h1 = 0xC2B2AE3D27D4EB4Full, h2 = 0x165667B19E3779F9ull, h3 = 0x27D4EB2F165667C5ull;
   size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    uint64_t a, b, c, d;
+    memcpy(&a, p + i, 8); memcpy(&b, p + i + 8, 8); memcpy(&c, p + i + 16, 8); memcpy(&d, p + i + 24, 8);
+    h0 = (h0 ^ a) * K; h1 = (h1 ^ b) * K; h2 = (h2 ^ c) * K; h3 = (h3 ^ d) * K;
+    h0 ^= h0 >> 32; h1 ^= h1 >> 32; h2 ^= h2 >> 32; h3 ^= h3 >> 32;
+  }
+  uint64_t h = h0 ^ (h1 * 3) ^ (h2 * 5) ^ (h3 * 7);
   for (; i + 8 <= n; i += 8) {
     uint64_t w;
     memcpy(&w, p + i, 8);
-    h = (h ^ w) * 0xff51afd7ed558ccdull;
+    h = (h ^ w) * K;
     h ^= h >> 32;
   }
   for (; i < n; i++) h = (h ^ p[i]) * 0x100000001b3ull;
@@ -162,7 +171,7 @@ static void put_str(walk_t *w, const uint8_t *s, size_t n, int own) {
   b_reserve(b, n + 2);
   if (b->oom) return;
   b->p[b->n] = '"';
-  memcpy(b->p + b->n + 1, s, n);
+  copy_bytes(b->p + b->n + 1, s, n);
   b->p[b->n + 1 + n] = '"';
   b->n += n + 2;
 }
@@ -193,12 +202,17 @@ static int member_code(ctx_t *c, const uint8_t *in, uint32_t i) {
 
 static const char *write_key(walk_t *w, const node_t *m, int tc) {
   if ((int64_t)m->klen > w->c->max_string_bytes) FAIL("a key longer than the limit");
-  put_str(w, key_of(&w->c->tape, w->c->in, m), m->klen, m->kin);
+  const uint8_t *k = key_of(&w->c->tape, w->c->in, m);
+  put_str(w, k, m->klen, m->kin);
   b_byte(w->out, ':');
   bytes_t *d = &w->c->desc;
-  b_byte(d, (uint8_t)tc);
-  b_u32(d, m->klen);
-  b_put(d, key_of(&w->c->tape, w->c->in, m), m->klen);
+  b_reserve(d, 5 + (size_t)m->klen);
+  if (d->oom) return NULL;
+  uint8_t *o = d->p + d->n;
+  o[0] = (uint8_t)tc;
+  o[1] = (uint8_t)m->klen; o[2] = (uint8_t)(m->klen >> 8); o[3] = (uint8_t)(m->klen >> 16); o[4] = (uint8_t)(m->klen >> 24);
+  copy_bytes(o + 5, k, m->klen);
+  d->n += 5 + (size_t)m->klen;
   return NULL;
 }
 
@@ -452,11 +466,29 @@ static const char *event_row(ctx_t *c, const uint8_t *in, uint32_t ev, long idn,
   return NULL;
 }
 
+/* The members id, timestamp, event_message, message and metadata of an event (-1 when absent), in one
+ * pass over its keys (the parser refused duplicate keys, so each is found at most once). */
+static void event_members(ctx_t *c, uint32_t ev, long *idn, long *tsn, long *emn, long *msn, long *mdn) {
+  *idn = *tsn = *emn = *msn = *mdn = -1;
+  uint32_t m = ev + 1;
+  for (uint32_t k = 0, count = N(c, ev)->count; k < count; k++, m = N(c, m)->next) {
+    const node_t *mn = N(c, m);
+    const uint8_t *key = key_of(&c->tape, c->in, mn);
+    switch (mn->klen) {
+      case 2: if (memcmp(key, "id", 2) == 0) *idn = m; break;
+      case 7: if (memcmp(key, "message", 7) == 0) *msn = m; break;
+      case 8: if (memcmp(key, "metadata", 8) == 0) *mdn = m; break;
+      case 9: if (memcmp(key, "timestamp", 9) == 0) *tsn = m; break;
+      case 13: if (memcmp(key, "event_message", 13) == 0) *emn = m; break;
+    }
+  }
+}
+
 static const char *transform_event(ctx_t *c, const uint8_t *in, uint32_t ev) {
   const node_t *o = N(c, ev);
   if (o->t != T_OBJ) FAIL("an event that is not an object");
-  long idn = member(c, ev, "id", 2), tsn = member(c, ev, "timestamp", 9);
-  long emn = member(c, ev, "event_message", 13), msn = member(c, ev, "message", 7), mdn = member(c, ev, "metadata", 8);
+  long idn, tsn, emn, msn, mdn;
+  event_members(c, ev, &idn, &tsn, &emn, &msn, &mdn);
   if (idn >= 0 && N(c, (uint32_t)idn)->t == T_NULL) idn = -1;
   if (idn >= 0) {
     const node_t *n = N(c, (uint32_t)idn);
