@@ -5,8 +5,8 @@
     {
       "target_name": "ringql_ingest",
       "sources": ["addon.c", "transform.c", "tape.c", "es-number.c", "iso-time.c", "malloc-tune.c"],
-      "cflags": ["-O2", "-std=gnu11", "-Wall", "-Wextra", "-Wno-unused-parameter"],
-      "cflags!": ["-O3"],
+      "cflags": ["-O3", "-std=gnu11", "-Wall", "-Wextra", "-Wno-unused-parameter"],
+      "cflags!": ["-O2"],
       "defines": ["NAPI_VERSION=8"]
     }
   ]
