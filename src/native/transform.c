@@ -163,7 +163,7 @@ typedef struct {
 
 /* put_escaped of a string, or (skip, and `own`: the string is its input bytes, which hold nothing to
  * escape) only the bytes it would take. */
-static void put_str(walk_t *w, const uint8_t *s, size_t n, int own) {
+static inline __attribute__((always_inline)) void put_str(walk_t *w, const uint8_t *s, size_t n, int own) {
   if (!own) { put_escaped(w->out, s, n); return; }
   if (w->skip) { w->c->no_rows_bytes += (double)n + 2; return; }
   /* Its own input bytes: the parser saw no quote, backslash or control byte in them, so nothing to escape. */
@@ -195,12 +195,12 @@ static void desc_patch(bytes_t *d, size_t at) {
 }
 
 /* The descriptor's code of a member: its type code, with 0x40 when an object's, 0x80 when an array's content follows. */
-static int member_code(ctx_t *c, const uint8_t *in, uint32_t i) {
+static inline __attribute__((always_inline)) int member_code(ctx_t *c, const uint8_t *in, uint32_t i) {
   uint8_t t = N(c, i)->t;
   return type_code(c, in, i) | (t == T_OBJ ? 0x40 : t == T_ARR ? 0x80 : 0);
 }
 
-static const char *write_key(walk_t *w, const node_t *m, int tc) {
+static inline __attribute__((always_inline)) const char *write_key(walk_t *w, const node_t *m, int tc) {
   if ((int64_t)m->klen > w->c->max_string_bytes) FAIL("a key longer than the limit");
   const uint8_t *k = key_of(&w->c->tape, w->c->in, m);
   put_str(w, k, m->klen, m->kin);
