@@ -1,9 +1,11 @@
 // The addon's transform alone, CPU µs per event (best of rounds), for demo and small edge events, with
 // and without noRows, plus a digest of every output byte (rows, meta, strings, descriptors) to compare builds.
+// RINGQL_ADDON=<path of a ringql_ingest.node> times another build (e.g. an older commit's) in its place.
 
 import { createHash, randomBytes } from 'node:crypto';
 import { Store, defaultStoreConfig } from '../src/store/store.ts';
-import { runTransform, type TransformRequest } from '../src/store/byte-batch.ts';
+import { runTransform as storeTransform, type TransformRequest } from '../src/store/byte-batch.ts';
+import { loadIngestAddon, type NativeBatch } from '../src/store/native-ingest.ts';
 import { demoBodies, smallEdgeBodies, type Body } from './ingest-corpus.ts';
 
 const END_US = Date.UTC(2026, 10, 1) * 1000;
@@ -40,6 +42,11 @@ function cpuUs(reqs: TransformRequest[], n: number): number {
 }
 
 void randomBytes;
+const other = process.env.RINGQL_ADDON ? loadIngestAddon(process.env.RINGQL_ADDON) : null;
+function runTransform(r: TransformRequest): NativeBatch | string {
+  if (!other) return storeTransform(r);
+  return other.transform(r.body, r.ndjson, r.maxEventDepth, r.maxStringBytes, r.fillUs, r.projectPath, r.hotPaths, r.idSeed, r.noRows === true);
+}
 const loop = Number(process.env.LOOP ?? 0);
 for (const [name, bodies] of [['demo', demoBodies(events, END_US)], ['small', smallEdgeBodies(events, END_US)]] as const) {
   const n = bodies.reduce((a, b) => a + b.events, 0), bytes = bodies.reduce((a, b) => a + b.bytes.length, 0);

@@ -267,6 +267,8 @@ static int push_fp(tape_t *t, uint64_t fp) {
 static const char *parse_object(parser_t *s, long self, int depth) {
   uint32_t count = 0;
   size_t base = s->t->nkeyfp;
+  /* A 256-bit filter of the fingerprints seen: a key whose bit is clear is new without any compare. */
+  uint64_t seen[4] = {0, 0, 0, 0};
   skip_ws(s);
   if (s->p < s->end && s->in[s->p] == '}') { s->p++; goto done; }
   for (;;) {
@@ -281,7 +283,11 @@ static const char *parse_object(parser_t *s, long self, int depth) {
     if (is_index_key(k, klen)) return "an array-index key";
     if (count == MAX_KEYS) return "an object with too many keys";
     uint64_t fp = key_fp(k, klen);
-    if (has_key(s, self, s->t->keyfp + base, count, fp, k, klen)) return "a duplicate key";
+    unsigned bit = (unsigned)(fp >> 20) & 255;
+    if ((seen[bit >> 6] >> (bit & 63)) & 1) {
+      if (has_key(s, self, s->t->keyfp + base, count, fp, k, klen)) return "a duplicate key";
+    }
+    seen[bit >> 6] |= 1ull << (bit & 63);
     if (!push_fp(s->t, fp)) return "out of memory";
     count++;
     skip_ws(s);
