@@ -217,6 +217,32 @@ static inline __attribute__((always_inline)) const char *write_key(walk_t *w, co
 }
 
 /* An object's members, record-shaped, not wrapped (copyObject). */
+/* The common member in one go: a key and a string value that are their own input bytes (nothing to
+ * escape), both within the limit, written as write_key + write_value would; 0 (nothing written) otherwise. */
+static inline int write_plain_member(walk_t *w, const node_t *mn) {
+  if (!mn->kin || mn->t != T_STR || !mn->vin || w->skip) return 0;
+  if ((int64_t)mn->klen > w->c->max_string_bytes || (int64_t)mn->vlen > w->c->max_string_bytes) return 0;
+  const uint8_t *k = w->c->in + mn->koff, *v = w->c->in + mn->voff;
+  bytes_t *b = w->out, *d = &w->c->desc;
+  b_reserve(b, (size_t)mn->klen + mn->vlen + 5);
+  b_reserve(d, 5 + (size_t)mn->klen);
+  if (b->oom || d->oom) return 0;
+  uint8_t *o = b->p + b->n;
+  o[0] = '"';
+  copy_bytes(o + 1, k, mn->klen);
+  o += 1 + mn->klen;
+  o[0] = '"'; o[1] = ':'; o[2] = '"';
+  copy_bytes(o + 3, v, mn->vlen);
+  o[3 + mn->vlen] = '"';
+  b->n += (size_t)mn->klen + mn->vlen + 5;
+  uint8_t *e = d->p + d->n;
+  e[0] = 1; /* STRING */
+  e[1] = (uint8_t)mn->klen; e[2] = (uint8_t)(mn->klen >> 8); e[3] = (uint8_t)(mn->klen >> 16); e[4] = (uint8_t)(mn->klen >> 24);
+  copy_bytes(e + 5, k, mn->klen);
+  d->n += 5 + (size_t)mn->klen;
+  return 1;
+}
+
 static const char *write_object(walk_t *w, uint32_t i, int depth) {
   if (depth > w->c->max_depth) FAIL("nesting deeper than the limit");
   const node_t *o = N(w->c, i);
@@ -225,6 +251,7 @@ static const char *write_object(walk_t *w, uint32_t i, int depth) {
   uint32_t m = i + 1;
   for (uint32_t k = 0; k < count; k++) {
     if (k) b_byte(w->out, ',');
+    if (write_plain_member(w, N(w->c, m))) { m = N(w->c, m)->next; continue; }
     const char *err = write_key(w, N(w->c, m), member_code(w->c, w->in, m));
     if (err) return err;
     err = write_value(w, m, depth + 1);
