@@ -161,7 +161,11 @@ export class LqlParser extends CstParser {
   });
 }
 
-/** One parser instance, reused (set `input`, call `query()`, read `errors`). */
-export const lqlParser = new LqlParser();
+let parser: LqlParser | null = null;
+
+/** One parser instance, reused (set `input`, call `query()`, read `errors`); made at first use. */
+export function lqlParser(): LqlParser {
+  return (parser ??= new LqlParser());
+}
 
 export type { CstNode };
