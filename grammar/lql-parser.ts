@@ -10,8 +10,9 @@ import {
 } from './lql-tokens.ts';
 
 export class LqlParser extends CstParser {
-  constructor() {
-    super(lqlTokens, { maxLookahead: 2 });
+  /** `validate`: run Chevrotain's grammar checks; the one instance skips them (test/sql/grammar-validations.test.ts runs them). */
+  constructor(validate = false) {
+    super(lqlTokens, { maxLookahead: 2, skipValidations: !validate });
     this.performSelfAnalysis();
   }
 
@@ -160,7 +161,11 @@ export class LqlParser extends CstParser {
   });
 }
 
-/** One parser instance, reused (set `input`, call `query()`, read `errors`). */
-export const lqlParser = new LqlParser();
+let parser: LqlParser | null = null;
+
+/** One parser instance, reused (set `input`, call `query()`, read `errors`); made at first use. */
+export function lqlParser(): LqlParser {
+  return (parser ??= new LqlParser());
+}
 
 export type { CstNode };

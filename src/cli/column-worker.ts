@@ -30,9 +30,16 @@ export interface ColumnBody {
 
 export type ColumnAnswer = { id: number; bodies: ColumnBody[] } | { id: number; error: string };
 
-/** Bytes [start, end) of the file, read in one piece. */
+/**
+ * The one read buffer of this worker, reused chunk after chunk: a fresh 16 MB buffer per chunk cost its
+ * page faults each time (reading 1 GB: ~0.33 → ~0.22 CPU s). The transform's outputs never point into it.
+ */
+let scratch = Buffer.alloc(0);
+
+/** Bytes [start, end) of the file, read in one piece into the worker's read buffer (valid until the next read). */
 function readRange(file: string, start: number, end: number): Buffer {
-  const buf = Buffer.allocUnsafeSlow(end - start);
+  if (scratch.length < end - start) scratch = Buffer.allocUnsafeSlow(end - start + (end - start >> 4));
+  const buf = scratch.subarray(0, end - start);
   const fd = openSync(file, 'r');
   try {
     for (let at = 0; at < buf.length;) {

@@ -1,24 +1,24 @@
 // The `ringql` command: dispatches to `query`, `gen` and `repair`; exit codes 0 ok, 1 query error, 2 usage.
+// Each command's modules load when it runs: `ringql query` does not load the generator or the WAL tools.
 
-import { queryCommand, QUERY_USAGE } from './query-command.ts';
-import { genCommand } from './gen-command.ts';
-import { repairCommand, REPAIR_USAGE } from './repair-command.ts';
-
-const USAGE = `ringql — saved SQL queries over in-memory project logs
+async function usage(): Promise<string> {
+  const [{ QUERY_USAGE }, { REPAIR_USAGE }] = await Promise.all([import('./query-command.ts'), import('./repair-command.ts')]);
+  return `ringql — saved SQL queries over in-memory project logs
 
 ${QUERY_USAGE}
 usage: ringql gen --out <dir> [--events N] [--projects N] [--days N] [--seed S] [--end <ISO>]
 ${REPAIR_USAGE}`;
+}
 
 export async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
   switch (cmd) {
-    case 'query': return queryCommand(rest);
-    case 'gen': return genCommand(rest);
-    case 'repair': return repairCommand(rest);
-    case 'help': case '--help': case '-h': process.stdout.write(USAGE); return 0;
+    case 'query': return (await import('./query-command.ts')).queryCommand(rest);
+    case 'gen': return (await import('./gen-command.ts')).genCommand(rest);
+    case 'repair': return (await import('./repair-command.ts')).repairCommand(rest);
+    case 'help': case '--help': case '-h': process.stdout.write(await usage()); return 0;
     default:
-      process.stderr.write(`${cmd ? `Unknown command "${cmd}"\n` : ''}${USAGE}`);
+      process.stderr.write(`${cmd ? `Unknown command "${cmd}"\n` : ''}${await usage()}`);
       return 2;
   }
 }

@@ -22,6 +22,7 @@ import { SetOpExec } from './ops/set-op-exec.ts';
 import { SortExec } from './ops/sort-exec.ts';
 import { CountRowsExec } from './ops/count-rows-exec.ts';
 import { BucketCountExec } from './ops/bucket-count-exec.ts';
+import { ProjectAggExec } from './ops/project-agg-exec.ts';
 import { groupKey, sqlEquals, type Value } from '../core/values.ts';
 import { planPhysical } from './physical/plan-physical.ts';
 import type { PhysicalNode, PhysicalPlan } from './physical/physical-plan.ts';
@@ -89,6 +90,7 @@ class Builder {
         const scan = this.scanOf(n.scan);
         return new BucketCountExec(new ScanExec({ ...scan, order: 'any' }, ctx, null, [], true), scan.order, n.unit, n.logical.cols.map((c) => c.id), ctx);
       }
+      case 'ProjectAggregate': return new ProjectAggExec(new ScanExec(this.scanOf(n.scan), ctx, null, [], true), n.aggs, n.logical.cols.map((c) => c.id), ctx);
       case 'HotBucketAggregate': {
         // Only selections are read (nextSelection): the scan hands over the segments' own columns.
         const hot = this.hotUnnest(n.hot, true);

@@ -15,7 +15,7 @@ const CONTROL = /[\x00-\x08\x0e-\x1f\x7f]/;
 
 export function readTerms(text: string): Term[] {
   rejectControl(text);
-  const lexed = lqlLexer.tokenize(text);
+  const lexed = lqlLexer().tokenize(text);
   const lexErr = lexed.errors[0];
   if (lexErr) {
     const ch = text.charAt(lexErr.offset);
@@ -28,9 +28,10 @@ export function readTerms(text: string): Term[] {
             : `unexpected character '${ch}'`;
     throw syntaxError(lexErr.column ?? lexErr.offset + 1, hint, lexErr.line ?? 1);
   }
-  lqlParser.input = lexed.tokens;
-  const cst = lqlParser.query();
-  const parseErr = lqlParser.errors[0];
+  const parser = lqlParser();
+  parser.input = lexed.tokens;
+  const cst = parser.query();
+  const parseErr = parser.errors[0];
   if (parseErr) {
     const t = parseErr.token;
     const eof = t.tokenType.name === 'EOF' || t.startColumn === undefined || !Number.isFinite(t.startColumn);

@@ -7,7 +7,7 @@ import { lqlLexer } from '../../grammar/lql-tokens.ts';
 import { lqlParser } from '../../grammar/lql-parser.ts';
 
 function tokens(text: string): string[] {
-  const r = lqlLexer.tokenize(text);
+  const r = lqlLexer().tokenize(text);
   expect(r.errors).toEqual([]);
   return r.tokens.map((t) => `${t.tokenType.name}:${t.image}`);
 }
@@ -54,9 +54,10 @@ describe('lexer modes', () => {
 
 describe('parser', () => {
   it('one term node per term, with the matching sub-rule', () => {
-    lqlParser.input = lqlLexer.tokenize('a -~b m.x:1..2 t:last@1day f:x s:y c:count(*)').tokens;
-    const cst = lqlParser.query();
-    expect(lqlParser.errors).toEqual([]);
+    const parser = lqlParser();
+    parser.input = lqlLexer().tokenize('a -~b m.x:1..2 t:last@1day f:x s:y c:count(*)').tokens;
+    const cst = parser.query();
+    expect(parser.errors).toEqual([]);
     const terms = (cst.children['term'] ?? []) as CstNode[];
     expect(terms.map((t) => Object.keys(t.children).sort().join('+'))).toEqual([
       'textTerm', 'Minus+regexTerm', 'fieldTerm', 'timeTerm', 'sourceTerm', 'selectTerm', 'chartTerm',

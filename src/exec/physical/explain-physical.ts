@@ -24,7 +24,7 @@ export function explainBoth(plan: PhysicalPlan): string {
 
 function inputs(n: PhysicalNode): PhysicalNode[] {
   switch (n.op) {
-    case 'Scan': case 'Values': case 'Rows': case 'HotUnnest': case 'CountRows': case 'BucketCount': return [];
+    case 'Scan': case 'Values': case 'Rows': case 'HotUnnest': case 'CountRows': case 'BucketCount': case 'ProjectAggregate': return [];
     case 'BucketAggregateFromCache': return [n.partials];
     case 'HotBucketAggregate': return [n.hot];
     case 'Join': return [n.left, n.right];
@@ -52,6 +52,7 @@ function describe(n: PhysicalNode): string {
     case 'HotBucketAggregate': return `HotBucketAggregate unit=${n.unit} counters=[${n.counters.map((c) => c.arg === null ? 'COUNT(*)' : `${c.kind.toUpperCase()}(${expr(c.arg)})`).join(', ')}]`;
     case 'BucketAggregateFromCache': return `BucketAggregateFromCache unit=${n.unit} aggs=[${n.logical.aggs.map(expr).join(', ')}] over Scan ${scanText(n.scan)}`;
     case 'BucketCount': return `BucketCount unit=${n.unit} aggs=[${n.logical.aggs.map(expr).join(', ')}] over Scan ${scanText(n.scan)}`;
+    case 'ProjectAggregate': return `ProjectAggregate keys=[${n.logical.keys.map(expr).join(', ')}] aggs=[${n.logical.aggs.map(expr).join(', ')}] over Scan ${scanText(n.scan)}`;
     case 'CountRows': return `CountRows aggs=[${n.logical.aggs.map(expr).join(', ')}] over Scan ${scanText(n.scan)}`;
     case 'Sort': return `Sort ${n.logical.keys.map((k) => expr(k.expr) + (k.desc ? ' DESC' : ' ASC')).join(', ')}`;
     case 'Limit': return `Limit ${n.logical.limit ?? 'ALL'}${n.logical.offset ? ' OFFSET ' + n.logical.offset : ''}`;

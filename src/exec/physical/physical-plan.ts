@@ -2,6 +2,7 @@
 // rules in ./rules (applied in a fixed order by plan-physical.ts); build.ts only turns them into operators.
 
 import type { BExpr, Plan, ScanPlan } from '../../plan/bound.ts';
+import type { ProjectAggPlan } from './rules/project-aggregate-from-runs.ts';
 
 export type RuleName =
   | 'ProjectScanByTimeRange'
@@ -14,6 +15,7 @@ export type RuleName =
   | 'BucketAggregateFromCache'
   | 'CountFromRunIndex'
   | 'BucketCountFromTimestamps'
+  | 'ProjectAggregateFromRuns'
   /** Logical (src/plan/prune-columns.ts): named on the projections it narrowed. */
   | 'PruneUnusedColumns';
 
@@ -87,6 +89,8 @@ export type PhysicalNode = Base & (
   /** COUNT(*)s with no GROUP BY, counted by the store over `scan`'s rows without reading them. */
   | { op: 'CountRows'; logical: AggregatePlan; scan: ScanPlan }
   | { op: 'BucketCount'; logical: AggregatePlan; scan: ScanPlan; unit: string }
+  /** GROUP BY project with COUNT/MIN/MAX of timestamp or project, from the segments' columns (rule ProjectAggregateFromRuns). */
+  | { op: 'ProjectAggregate'; logical: AggregatePlan; scan: ScanPlan; aggs: ProjectAggPlan[] }
   | { op: 'Sort'; logical: Logical<'sort'>; input: PhysicalNode }
   | { op: 'Limit'; logical: Logical<'limit'>; input: PhysicalNode }
   | { op: 'Distinct'; logical: Logical<'distinct'>; input: PhysicalNode }

@@ -1,5 +1,5 @@
 // Logical plan → physical plan. At each node the named rules are tried in a fixed order:
-// BucketAggregateFromCache (only when asked), CountFromRunIndex, BucketCountFromTimestamps, HotBucketAggregate, HotUnnestFromDictionary (with
+// BucketAggregateFromCache (only when asked), CountFromRunIndex, BucketCountFromTimestamps, ProjectAggregateFromRuns, HotBucketAggregate, HotUnnestFromDictionary (with
 // DictionaryPredicateFilter for a filter fused into it), HashJoinOnEquiKeys, then at scans
 // ProjectScanByTimeRange, TopNByTimeFromSortedSegments and LimitHintToScan. Nothing is decided later.
 
@@ -18,6 +18,7 @@ import { projectScanByTimeRange } from './rules/project-scan-by-time-range.ts';
 import { topNByTimeFromSortedSegments } from './rules/top-n-by-time-from-sorted-segments.ts';
 import { limitHintToScan } from './rules/limit-hint-to-scan.ts';
 import { countFromRunIndex } from './rules/count-from-run-index.ts';
+import { projectAggregateFromRuns } from './rules/project-aggregate-from-runs.ts';
 import { bucketCountFromTimestamps } from './rules/bucket-count-from-timestamps.ts';
 import { findBucketAggregate, minutePartialsPlan, type BucketShape } from './rules/bucket-aggregate-from-cache.ts';
 
@@ -88,6 +89,8 @@ class Planner {
     if (counted) return { op: 'CountRows', logical: p, scan: counted, rules: ['CountFromRunIndex'] };
     const buckets = bucketCountFromTimestamps(p);
     if (buckets) return { op: 'BucketCount', logical: p, scan: buckets.scan, unit: buckets.unit, rules: ['BucketCountFromTimestamps'] };
+    const byProject = projectAggregateFromRuns(p);
+    if (byProject) return { op: 'ProjectAggregate', logical: p, scan: byProject.scan, aggs: byProject.aggs, rules: ['ProjectAggregateFromRuns'] };
     const hot = hotBucketAggregate(p, this.uses);
     if (hot) {
       this.noteSubqueries(p.input);
