@@ -65,14 +65,10 @@ export function loadIngestAddon(path = ADDON_PATH): Addon {
  * their own and unmapped when freed. Not lower: at 128 KiB every response body and scan buffer of a
  * `logs.all` (~230 KB) was mapped and faulted in afresh, and a cold `logs.all` took 3x as long. Left dynamic, glibc raises the threshold to the size of the first big
  * buffer freed (up to 32 MiB): later big buffers then come from the heap and their frees leave holes it
- * keeps (~100 MiB of 1M small events). The trim threshold (the heap's free top given back when a free
- * leaves more) is 32 MiB, not glibc's 128 KiB: a scavenge frees every dead response body of the ~90 requests
- * since the last one at once (~20 MiB of logs.all bodies), and at 128 KiB that run went back to the system
- * and the next bodies faulted fresh pages in (~45 a request, cold logs.all 0.16 ms instead of 0.06; bench/
- * QUERIES-V2.md). Seals, merges and evictions still trim everything (allocator-trim.ts). Two arenas at most,
- * as `npm start`'s MALLOC_ARENA_MAX=2 sets for the server.
+ * keeps (~100 MiB of 1M small events). Fixing it also fixes the trim threshold (the heap's free top given
+ * back past 128 KiB), and two arenas at most, as `npm start`'s MALLOC_ARENA_MAX=2 sets for the server.
  */
-export const MALLOC_SETTINGS = { mmapThreshold: 1024 * 1024, trimThreshold: 32 * 1024 * 1024, arenaMax: 2 } as const;
+export const MALLOC_SETTINGS = { mmapThreshold: 1024 * 1024, trimThreshold: 128 * 1024, arenaMax: 2 } as const;
 
 /** Loaded when the store is: a missing or broken build stops the start here. */
 export const INGEST_ADDON: Addon = loadIngestAddon();

@@ -30,38 +30,12 @@ console.log(JSON.stringify({ grew: addon.mallocInfo().hblkhd - m1, n: keep.lengt
   return (JSON.parse(r.stdout.trim().split('\n').pop()!) as { grew: number }).grew;
 }
 
-/**
- * In a fresh node holding a store's addon: allocates and fills 60 buffers of 230 KB (~13 MiB, as ~60 logs.all
- * response bodies), lets a GC free them all at once, then allocates and fills 60 again; prints the minor page
- * faults of the second round. The heap is trimmed first so the first round's run ends at the heap's top.
- */
-function faultsAfterBodiesFreedByGc(): number {
-  const script = `const addon = (await import(${JSON.stringify(projectPath('src/store/native-ingest.ts'))})).INGEST_ADDON;
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const bodies = () => { const a = []; for (let i = 0; i < 60; i++) { const b = Buffer.allocUnsafe(230_000); b.fill(i); a.push(b); } return a.length; };
-gc(); await sleep(50); addon.mallocTrim();
-bodies(); gc(); await sleep(50); gc(); await sleep(50);
-const f0 = process.resourceUsage().minorPageFault;
-const n = bodies();
-console.log(JSON.stringify({ faults: process.resourceUsage().minorPageFault - f0, n }));`;
-  const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', cwd: projectPath('.') });
-  if (r.status !== 0) throw new Error(`child failed: ${r.stderr}`);
-  return (JSON.parse(r.stdout.trim().split('\n').pop()!) as { faults: number }).faults;
-}
-
 describe('allocator settings', () => {
   it('map big buffers on their own even after a bigger one was freed', () => {
     // glibc's dynamic threshold: freeing the mapped 4 MiB raises it to 4 MiB, so 2 MiB then comes from the heap.
     expect(mappedGrowthAfterBigFree(false)).toBe(0);
     // Fixed at 1 MiB when the store's addon loads: the 2 MiB buffer is a mapping of its own (plus a page of header).
     expect(mappedGrowthAfterBigFree(true)).toBeGreaterThanOrEqual(2 << 20);
-  });
-
-  it('keep the heap top a GC freed for the next response bodies instead of faulting fresh pages in', () => {
-    // 60 bodies of 230 KB are ~3,400 pages: given back at glibc's 128 KiB trim threshold, each is faulted in
-    // again; kept under the 32 MiB threshold, the second round reuses them (a few faults for other memory).
-    expect(MALLOC_SETTINGS.trimThreshold).toBeGreaterThan(60 * 230_000);
-    expect(faultsAfterBodiesFreedByGc()).toBeLessThan(300);
   });
 
   it('are accepted by mallopt, and bad arguments are refused', () => {
