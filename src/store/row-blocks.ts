@@ -29,17 +29,20 @@ export class Block {
     /** Row k starts at starts[k]; the block's raw length is rawLen. */
     readonly starts: UintArray,
     readonly rawLen: number,
-    /** Bytes of row k after its JSON (its extra keys' object text, 0 when none). */
+    /** Bytes of row k after its JSON (its extra keys' object text); empty when no row has extra keys. */
     readonly extraLen: UintArray,
   ) {}
+  /** Bytes of row k after its JSON (0 when none). */
+  extraOf(k: number): number { return this.extraLen.length === 0 ? 0 : this.extraLen[k]!; }
   /** A block as row end offsets (ends[0] = 0, ends[k + 1] = row k's end) and JSON ends per row. */
   static fromEnds(raw: Buffer | null, codec: BlockCodec, ends: ArrayLike<number>, jsonEnds: ArrayLike<number>): Block {
     const k = ends.length - 1, rawLen = ends[k]!;
     const starts = uintArrayFor(k, k === 0 ? 0 : ends[k - 1]!);
     let maxExtra = 0;
     for (let i = 0; i < k; i++) { starts[i] = ends[i]!; maxExtra = Math.max(maxExtra, ends[i + 1]! - jsonEnds[i]!); }
-    const extraLen = uintArrayFor(k, maxExtra);
-    for (let i = 0; i < k; i++) extraLen[i] = ends[i + 1]! - jsonEnds[i]!;
+    // Most blocks have no row with extra keys: then no table at all (1 byte a row saved).
+    const extraLen = uintArrayFor(maxExtra === 0 ? 0 : k, maxExtra);
+    if (maxExtra !== 0) for (let i = 0; i < k; i++) extraLen[i] = ends[i + 1]! - jsonEnds[i]!;
     return new Block(raw, codec, starts, rawLen, extraLen);
   }
   /** A block read back from a checkpoint: compressed bytes and the row tables as they were written. */
@@ -54,7 +57,7 @@ export class Block {
   /** Where row k ends in the raw block. */
   end(k: number): number { return k + 1 < this.starts.length ? this.starts[k + 1]! : this.rawLen; }
   /** Where row k's JSON ends in the raw block. */
-  jsonEnd(k: number): number { return this.end(k) - this.extraLen[k]!; }
+  jsonEnd(k: number): number { return this.end(k) - this.extraOf(k); }
   /** The row tables as a checkpoint writes them: row ends from 0 to rawLen, and JSON ends (v1 width rule). */
   endsTables(): { ends: UintArray; jsonEnds: UintArray } {
     const k = this.starts.length;
@@ -105,7 +108,7 @@ export class BlockRows implements RowBytes {
   }
   extra(r: number): string | null {
     const b = this.blockOf(r), k = this.slot[r]!;
-    const x = b.extraLen[k]!;
+    const x = b.extraOf(k);
     if (x === 0) return null;
     const e = b.end(k);
     return decodedBlock(b).toString('utf8', e - x, e);
@@ -120,7 +123,7 @@ export class BlockRows implements RowBytes {
   }
   extraBytesOf(r: number): number {
     const b = this.blockOf(r), k = this.slot[r]!;
-    return b.extraLen[k]!;
+    return b.extraOf(k);
   }
   copyRow(r: number, out: Buffer, at: number): number {
     const b = this.blockOf(r), k = this.slot[r]!;
