@@ -11,6 +11,8 @@ import { enqueueCompression } from './block-compressor.ts';
 
 /** Most rows one block holds (slot numbers are 16-bit). */
 const MAX_BLOCK_ROWS = 65535;
+/** The extra-length table of every block none of whose rows has extra keys (never written to). */
+const NO_EXTRA = new Uint8Array(0);
 
 /**
  * One block of rows: row k is bytes [start(k), end(k)) of the raw block, its JSON the first
@@ -40,9 +42,11 @@ export class Block {
     const starts = uintArrayFor(k, k === 0 ? 0 : ends[k - 1]!);
     let maxExtra = 0;
     for (let i = 0; i < k; i++) { starts[i] = ends[i]!; maxExtra = Math.max(maxExtra, ends[i + 1]! - jsonEnds[i]!); }
-    // Most blocks have no row with extra keys: then no table at all (1 byte a row saved).
-    const extraLen = uintArrayFor(maxExtra === 0 ? 0 : k, maxExtra);
-    if (maxExtra !== 0) for (let i = 0; i < k; i++) extraLen[i] = ends[i + 1]! - jsonEnds[i]!;
+    // Most blocks have no row with extra keys: then no table at all (1 byte a row saved), and one shared
+    // empty array rather than a typed array and its buffer per block (~180 B of V8 heap each).
+    if (maxExtra === 0) return new Block(raw, codec, starts, rawLen, NO_EXTRA);
+    const extraLen = uintArrayFor(k, maxExtra);
+    for (let i = 0; i < k; i++) extraLen[i] = ends[i + 1]! - jsonEnds[i]!;
     return new Block(raw, codec, starts, rawLen, extraLen);
   }
   /** A block read back from a checkpoint: compressed bytes and the row tables as they were written. */

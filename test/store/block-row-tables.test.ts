@@ -95,12 +95,15 @@ describe('block row tables', () => {
     compressPendingNow();
     const rb = seg.rows as BlockRows;
     let bare = 0, withTable = 0;
+    const bareTables = new Set<unknown>();
     for (const blk of rb.blocks) {
       let any = false;
       for (let k = 0; k < blk.rowCount; k++) if (blk.extraOf(k) !== 0) any = true;
-      if (any) { withTable++; expect(blk.extraLen.length).toBe(blk.rowCount); } else { bare++; expect(blk.extraLen.byteLength).toBe(0); }
+      if (any) { withTable++; expect(blk.extraLen.length).toBe(blk.rowCount); } else { bare++; expect(blk.extraLen.byteLength).toBe(0); bareTables.add(blk.extraLen); }
     }
     expect(bare).toBeGreaterThan(5);
+    // One shared empty table, not an array object per block.
+    expect(bareTables.size).toBe(1);
     expect(withTable).toBeGreaterThan(5);
     for (let r = 0; r < seg.n; r++) expect(rb.extraBytesOf(r) === 0).toBe(rb.extra(r) === null);
     expect(readBack(seg).sort()).toEqual(expected(rows, 1).sort());
