@@ -82,7 +82,10 @@ describe('block row tables', () => {
     // 3 bytes of row tables per row (2 start + 1 extra length) rather than 8 (two 32-bit ends).
     expect(tables).toBe(3 * blocks.reduce((s, blk) => s + blk.rowCount, 0));
     const rowsBytes = (seg.rows as BlockRows).bytes;
-    expect(rowsBytes).toBe(comp + tables + 96 * blocks.length + seg.n /* block numbers: under 256 blocks */ + seg.n /* slots */);
+    // Plus the run tables: one run per block after a seal (4-byte start, block and first slot), and the end.
+    const rb = seg.rows as BlockRows;
+    expect(rb.runCount).toBe(blocks.length);
+    expect(rowsBytes).toBe(comp + tables + 96 * blocks.length + 4 * (blocks.length + 1) + blocks.length /* block numbers: under 256 */ + blocks.length /* first slots: 0 */);
     readBack(seg);
   });
 
