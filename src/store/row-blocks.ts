@@ -98,8 +98,9 @@ export class BlockRows implements RowBytes {
   /**
    * Row r is row slot of block blk, held as runs of rows that follow each other in one block (a seal
    * makes one run per block; a merge one per stretch of a project's rows from one input's block): run j
-   * covers rows [runStart[j], runStart[j + 1]), of block runBlk[j] from slot runSlot[j]. A few thousand
-   * runs for a 262,144-row segment, where a block and a slot number per row took ~3 bytes a row.
+   * covers rows [runStart[j], runStart[j + 1]), of block runBlk[j] from slot runSlot[j]. One run per block
+   * after a seal; after merges of 1,000 projects' small edge rows ~1 per 5 rows (1.5 bytes a row, where a
+   * block and a slot number per row took ~3).
    */
   private readonly runStart: Uint32Array;
   private readonly runBlk: UintArray;
