@@ -125,12 +125,14 @@ export class BlockRows implements RowBytes {
   /** How many runs the rows form. */
   get runCount(): number { return this.runStart.length - 1; }
 
-  /** The run holding row r (from the last one found, or a binary search). */
+  /** The run holding row r (the last one found or a neighbour, else a binary search). */
   private runOf(r: number): number {
     const st = this.runStart;
     let j = this.run;
     if (r >= st[j]! && r < st[j + 1]!) return j;
     if (r >= st[j + 1]! && r < st[j + 2]!) return (this.run = j + 1);
+    // Newest-first reads go backwards through a project's rows.
+    if (j > 0 && r < st[j]! && r >= st[j - 1]!) return (this.run = j - 1);
     let lo = 0, hi = st.length - 2;
     while (lo < hi) {
       const mid = (lo + hi + 1) >>> 1;
