@@ -34,9 +34,7 @@ for (const seg of set.segments as Segment[]) {
   seg.hot.forEach((h, i) => add(`col.hot${i} (${h.constructor.name})`, h.byteLength));
   add('col.runs+fixed', seg.runs.size * 64 + 256);
   const rows = seg.rows as BlockRows;
-  const r = rows as unknown as { blk: { byteLength: number }; slot: { byteLength: number } };
-  add('rows.blk', r.blk.byteLength);
-  add('rows.slot', r.slot.byteLength);
+  add('rows.runs (block, slot)', rows.tableBytes);
   for (const b of rows.blocks) {
     if (seen.has(b)) { add('rows.shared-block-recount', b.residentBytes); continue; }
     seen.add(b);

@@ -10,6 +10,30 @@ import { Compressor, Decompressor } from 'zstd-napi';
  * against 50k/s at 3, and the demo load in 7.0 s against 5.3 s (bench/MEMORY.md, round 7).
  */
 export const BLOCK_LEVEL = 3;
+/**
+ * zstd settings on top of the level for sources whose rows are small: a lazy match search (3 probes,
+ * matches of 6+ bytes) instead of level 3's double-fast one. Rows of ~480 B (small edge events) are
+ * mostly short matches between random ids; the lazy search finds longer ones: 0.1425x of their bytes
+ * against 0.165x (78.4 -> 67.7 B a row), for ~2x the compression CPU (~+2 us a row). Rows of ~2.3 KB
+ * (demo events) would gain less (0.149x -> 0.136x) for ~+9 us a row, so they keep plain level 3
+ * (bench/MEMORY.md, 2026-11-25 "Small events").
+ */
+export const SMALL_ROW_TUNING: BlockTuning = { strategy: 'lazy', searchLog: 3, minMatch: 6 };
+/** Mean raw bytes of a source's rows below which its codec uses SMALL_ROW_TUNING. */
+export const SMALL_ROW_BYTES = 1024;
+
+/** zstd parameters a codec sets beside its level (zstd-napi's names). */
+export interface BlockTuning {
+  strategy?: 'lazy';
+  searchLog?: number;
+  minMatch?: number;
+}
+
+/** The tuning for rows of `meanRowBytes` on average (null: the level alone). */
+export function tuningForRows(meanRowBytes: number): BlockTuning | null {
+  return meanRowBytes > 0 && meanRowBytes < SMALL_ROW_BYTES ? SMALL_ROW_TUNING : null;
+}
+
 /** Raw bytes of rows per block (a block ends at the first row that reaches this). */
 export const BLOCK_BYTES = 64 * 1024;
 /** Size of a sampled dictionary, and the raw bytes a seal needs before one is sampled from it. */
@@ -24,9 +48,12 @@ export class BlockCodec {
   /** The dictionary itself (kept so a checkpoint can write it; null: plain). */
   readonly dict: Buffer | null;
 
-  /** `blockBytes`: raw bytes per block made with this codec (tests make it tiny to cross many blocks). */
-  constructor(dict: Buffer | null, readonly blockBytes = BLOCK_BYTES, readonly level = BLOCK_LEVEL) {
-    this.c.setParameters({ compressionLevel: level });
+  /**
+   * `blockBytes`: raw bytes per block made with this codec (tests make it tiny to cross many blocks);
+   * `tuning`: zstd parameters beside the level (the transform thread's compressor sets the same).
+   */
+  constructor(dict: Buffer | null, readonly blockBytes = BLOCK_BYTES, readonly level = BLOCK_LEVEL, readonly tuning: BlockTuning | null = null) {
+    this.c.setParameters({ compressionLevel: level, ...tuning });
     if (dict !== null && dict.length > 0) {
       this.c.loadDictionary(dict);
       this.d.loadDictionary(dict);

@@ -6,7 +6,7 @@ import { MAX_SLAB_BYTES } from './slab-limit.ts';
 import { OpenSegment } from './open-segment.ts';
 import type { Segment } from './segment.ts';
 import { mergeSegments, openWithoutProjects, purgeOpen, sealOpen, withoutProjects } from './segment-build.ts';
-import { BlockCodec, DICT_MIN_SAMPLE, sampleDictionary } from './block-codec.ts';
+import { BLOCK_LEVEL, BlockCodec, DICT_MIN_SAMPLE, sampleDictionary, tuningForRows } from './block-codec.ts';
 import type { BlockRows } from './row-blocks.ts';
 import { codecKey, type DecodedHead, type ImagePart } from './source-image.ts';
 import { decodeSegment, encodeSegment, segmentHasBlocks } from './segment-image.ts';
@@ -71,7 +71,9 @@ export class SegmentSet {
     if (this.config.compress === false || this.codecHasDict) return;
     // Made at the first seal, so a source that never seals holds no zstd contexts.
     if (open.bytes < DICT_MIN_SAMPLE) { this.codec ??= new BlockCodec(null, this.config.blockBytes); return; }
-    this.codec = new BlockCodec(sampleDictionary(open.n, (i) => open.jsonBytes(i)), this.config.blockBytes);
+    let raw = 0;
+    for (let i = 0; i < open.n; i++) raw += open.jsonBytesOf(i) + open.extraBytesOf(i);
+    this.codec = new BlockCodec(sampleDictionary(open.n, (i) => open.jsonBytes(i)), this.config.blockBytes, BLOCK_LEVEL, tuningForRows(raw / open.n));
     this.codecHasDict = true;
   }
 

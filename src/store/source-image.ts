@@ -4,7 +4,7 @@
 
 import { crc32 } from 'node:zlib';
 import { Compressor, Decompressor } from 'zstd-napi';
-import { BlockCodec } from './block-codec.ts';
+import { BLOCK_LEVEL, BlockCodec, type BlockTuning } from './block-codec.ts';
 import { INEXACT, type HotValue } from './hot-paths.ts';
 import type { HotDict } from './hot-dict.ts';
 import { ChunkReader, arrayChunk, jsonChunk, readArray } from './image-io.ts';
@@ -48,7 +48,8 @@ export interface HeadState {
 
 interface HeadMeta extends Omit<HeadState, 'hotValues' | 'codecs' | 'current' | 'wm'> {
   wm: number | null;
-  codecs: { key: string; blockBytes: number; dict: boolean }[];
+  /** `tuning`: the zstd parameters new blocks are compressed with (absent: the level alone; heads before it). */
+  codecs: { key: string; blockBytes: number; dict: boolean; tuning?: BlockTuning }[];
   current: string | null;
   openRows: number;
   /** The dictionaries' string bytes are zstd frames (absent in heads written before: plain bytes). */
@@ -69,7 +70,7 @@ export function encodeHead(s: HeadState, open: OpenSegment): Buffer[] {
   const meta: HeadMeta = {
     ...plain,
     wm: Number.isFinite(wm) ? wm : null,
-    codecs: codecs.map((c) => ({ key: codecKey(c), blockBytes: c.blockBytes, dict: c.dict !== null })),
+    codecs: codecs.map((c) => ({ key: codecKey(c), blockBytes: c.blockBytes, dict: c.dict !== null, ...(c.tuning === null ? {} : { tuning: c.tuning }) })),
     current: current === null ? null : codecKey(current),
     openRows: open.n,
     dictZstd: true,
@@ -104,7 +105,7 @@ export function decodeHead(chunks: readonly Buffer[]): DecodedHead {
   const rd = new ChunkReader(chunks, 'a source head part');
   const meta = rd.json<HeadMeta>();
   const codecs = new Map<string, BlockCodec>();
-  for (const c of meta.codecs) codecs.set(c.key, new BlockCodec(c.dict ? Buffer.from(rd.next()) : null, c.blockBytes));
+  for (const c of meta.codecs) codecs.set(c.key, new BlockCodec(c.dict ? Buffer.from(rd.next()) : null, c.blockBytes, BLOCK_LEVEL, c.tuning ?? null));
   const hotValues = meta.hotKeys.map(() => readDictionary(rd, meta.dictZstd === true));
   const ts = readArray(rd.next()), seq = readArray(rd.next()), pid = readArray(rd.next()), shape = readArray(rd.next());
   const jsonLen = readArray(rd.next()), extraLen = readArray(rd.next());

@@ -78,7 +78,7 @@ export class TransformThread {
     if (known === undefined) this.codecs.set(codec, n);
     const first = known === undefined;
     const id = this.nextId++;
-    const block: CompressJob = { raw, codec: n, level: codec.level, ...(first ? { dict: codec.dict } : {}) };
+    const block: CompressJob = { raw, codec: n, level: codec.level, tuning: codec.tuning, ...(first ? { dict: codec.dict } : {}) };
     return new Promise<Buffer>((resolve, reject) => {
       this.track(id, { resolve: (b) => resolve(b as Buffer), reject });
       this.worker.postMessage({ id, block } satisfies TransformJob, [raw.buffer as ArrayBuffer]);

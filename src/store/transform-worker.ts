@@ -6,6 +6,7 @@ import { Compressor } from 'zstd-napi';
 import { runTransform, type TransformRequest } from './byte-batch.ts';
 import type { NativeBatch } from './native-ingest.ts';
 import { transferableBatch } from './transfer-batch.ts';
+import type { BlockTuning } from './block-codec.ts';
 
 /** A job posted to the thread: one body to transform, or one sealed block's raw bytes to compress. */
 export type TransformJob = { id: number; req: TransformRequest } | { id: number; block: CompressJob };
@@ -15,6 +16,8 @@ export interface CompressJob {
   raw: Uint8Array;
   codec: number;
   level: number;
+  /** zstd parameters beside the level (block-codec.ts BlockTuning; null: none). */
+  tuning: BlockTuning | null;
   dict?: Uint8Array | null;
 }
 
@@ -33,7 +36,7 @@ function compressBlock(job: CompressJob): Uint8Array {
   let c = compressors.get(job.codec);
   if (!c) {
     c = new Compressor();
-    c.setParameters({ compressionLevel: job.level });
+    c.setParameters({ compressionLevel: job.level, ...job.tuning });
     if (job.dict) c.loadDictionary(Buffer.from(job.dict.buffer, job.dict.byteOffset, job.dict.byteLength));
     compressors.set(job.codec, c);
   }

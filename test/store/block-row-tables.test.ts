@@ -82,8 +82,38 @@ describe('block row tables', () => {
     // 3 bytes of row tables per row (2 start + 1 extra length) rather than 8 (two 32-bit ends).
     expect(tables).toBe(3 * blocks.reduce((s, blk) => s + blk.rowCount, 0));
     const rowsBytes = (seg.rows as BlockRows).bytes;
-    expect(rowsBytes).toBe(comp + tables + 96 * blocks.length + seg.n /* block numbers: under 256 blocks */ + seg.n /* slots */);
+    // Plus the run tables: one run per block after a seal (4-byte start, block and first slot), and the end.
+    const rb = seg.rows as BlockRows;
+    expect(rb.runCount).toBe(blocks.length);
+    expect(rowsBytes).toBe(comp + tables + 96 * blocks.length + 4 * (blocks.length + 1) + blocks.length /* block numbers: under 256 */ + blocks.length /* first slots: 0 */);
     readBack(seg);
+  });
+
+  it('keeps no extra-length table in a block whose rows have no extra keys, and reads such rows back', () => {
+    const rows: Row[] = [];
+    // Rows 0-199 have no extra keys; rows 200-399 alternate: blocks of the first part need no table.
+    for (let i = 0; i < 400; i++) rows.push({ ts: i, pid: 0, body: 'y'.repeat(300 + (i % 7)), extra: i >= 200 && i % 2 === 0 ? 'e' : null });
+    const codec = new BlockCodec(null, 4096);
+    const seg = sealOpen(open(rows, 1), 0, codec)!;
+    compressPendingNow();
+    const rb = seg.rows as BlockRows;
+    let bare = 0, withTable = 0;
+    const bareTables = new Set<unknown>();
+    for (const blk of rb.blocks) {
+      let any = false;
+      for (let k = 0; k < blk.rowCount; k++) if (blk.extraOf(k) !== 0) any = true;
+      if (any) { withTable++; expect(blk.extraLen.length).toBe(blk.rowCount); } else { bare++; expect(blk.extraLen.byteLength).toBe(0); bareTables.add(blk.extraLen); }
+    }
+    expect(bare).toBeGreaterThan(5);
+    // One shared empty table, not an array object per block.
+    expect(bareTables.size).toBe(1);
+    expect(withTable).toBeGreaterThan(5);
+    for (let r = 0; r < seg.n; r++) expect(rb.extraBytesOf(r) === 0).toBe(rb.extra(r) === null);
+    expect(readBack(seg).sort()).toEqual(expected(rows, 1).sort());
+    // Read back from a checkpoint image (tables rebuilt from the row ends), rows and counted bytes stay exact.
+    const back = decodeSegment(encodeSegment(seg, () => 'c'), new Map([['c', codec]]));
+    expect(readBack(back)).toEqual(readBack(seg));
+    expect(back.rows.bytes).toBe(seg.rows.bytes);
   });
 
   it('refuses a checkpoint block whose tables disagree', () => {

@@ -15,7 +15,7 @@ import { runTransform } from '../../src/store/byte-batch.ts';
 import type { NativeBatch } from '../../src/store/native-ingest.ts';
 import { TransformThread } from '../../src/store/transform-thread.ts';
 import { snapshot, twinStores } from './byte-ingest-diff.ts';
-import { BlockCodec } from '../../src/store/block-codec.ts';
+import { BlockCodec, SMALL_ROW_TUNING } from '../../src/store/block-codec.ts';
 import { compressOffThread, compressPendingNow, compressorStats } from '../../src/store/block-compressor.ts';
 import { SourceStore } from '../../src/store/source-store.ts';
 import { sourceByNameOrId } from '../../src/store/sources.ts';
@@ -95,9 +95,9 @@ describe('the transform thread', () => {
     expect(took).toBeGreaterThan(RUNS / 20);
   });
 
-  it('compresses sealed blocks as the main thread does, plain and with a dictionary', async () => {
+  it('compresses sealed blocks as the main thread does, plain, with a dictionary and with the small-row tuning', async () => {
     const lines = Buffer.from(demoBodies().slice(0, 6).map((b) => b.body.toString('utf8')).join('\n'));
-    for (const codec of [new BlockCodec(null), new BlockCodec(lines.subarray(0, 16 * 1024)), new BlockCodec(lines.subarray(5000, 30_000), 4096, 1)]) {
+    for (const codec of [new BlockCodec(null), new BlockCodec(lines.subarray(0, 16 * 1024)), new BlockCodec(lines.subarray(5000, 30_000), 4096, 1), new BlockCodec(lines.subarray(0, 16 * 1024), undefined, undefined, SMALL_ROW_TUNING)]) {
       for (const raw of [lines.subarray(0, 64 * 1024), lines.subarray(100, 5000), lines.subarray(70_000, 140_000)]) {
         const comp = await thread.compress(new Uint8Array(raw), codec);
         expect(comp.equals(codec.compress(raw))).toBe(true);

@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { DICT_BLOCK, PackedHotDict, RECENT } from '../../src/store/hot-dict.ts';
+import { DICT_BLOCK, PackedHotDict, RECENT, hashCapacityAfter } from '../../src/store/hot-dict.ts';
 import { HotDictionaries } from '../../src/store/hot-dictionaries.ts';
 import { INEXACT, INEXACT_ID, type HotValue } from '../../src/store/hot-paths.ts';
 
@@ -78,6 +78,36 @@ describe('PackedHotDict', () => {
     expect((d.residentBytes - d.recentHeapBytes) / d.length).toBeLessThan(24);
     expect(text / d.length).toBeGreaterThan(60);
     expect(d.recentHeapBytes).toBeLessThanOrEqual(2 * RECENT * (64 + 80));
+  });
+});
+
+describe('PackedHotDict per-id hash array', () => {
+  /** The private per-id hash array (its size is what this test bounds). */
+  const hashesOf = (d: PackedHotDict): Uint32Array => (d as unknown as { hashes: Uint32Array }).hashes;
+
+  it('grows by a quarter (at least 1024), so at most ~a fifth of it is ever unused past the first 1024', () => {
+    expect(hashCapacityAfter(256)).toBe(1280);
+    expect(hashCapacityAfter(4096)).toBe(5120);
+    expect(hashCapacityAfter(4_000_001)).toBe(5_000_002);
+    fc.assert(fc.property(fc.integer({ min: 1, max: 60_000 }), (n) => {
+      const d = new PackedHotDict();
+      for (let i = 0; i < n; i++) d.idOf(`v${i}`);
+      const cap = hashesOf(d).length;
+      // Every id fits, and the array is no bigger than one growth step past the ids it holds.
+      expect(cap).toBeGreaterThanOrEqual(d.length);
+      expect(cap).toBeLessThanOrEqual(Math.max(256, hashCapacityAfter(d.length)));
+      // Lookups across the growth boundaries still find every value's id (ids 0, 1: NULL, INEXACT).
+      for (let i = 0; i < n; i += Math.max(1, Math.floor(n / 50))) expect(d.idOf(`v${i}`)).toBe(i + 2);
+      expect(d.idOf(`v${n}`)).toBe(n + 2);
+    }), { numRuns: 12 });
+  });
+
+  it('holds 140,000 values\' hashes in under 0.71 MB of array, not 1 MiB', () => {
+    const d = new PackedHotDict();
+    for (let i = 0; i < 140_000; i++) d.idOf(`/p/${i}`);
+    // Doubling from 256 gave 262,144 entries (1 MiB) here.
+    expect(hashesOf(d).byteLength).toBeLessThan(4 * (1.25 * d.length + 1024));
+    expect(hashesOf(d).byteLength).toBeLessThan(0.71e6);
   });
 });
 

@@ -63,8 +63,12 @@ describe('narrow sealed columns', () => {
     // ~25-byte rows in 4 KiB blocks: ~160 rows a block, so slots fit 8 bits; 13 blocks, so block numbers too.
     let blockBytes = 0;
     for (const b of blocks.blocks) blockBytes += b.residentBytes;
-    // ts (frame of reference: 32-bit low and 8-bit high offsets), seq, pid, url (300 ids), method, shape, ts order, block, slot
-    const perRow = 5 + 4 + 1 + 2 + 1 + 1 + 4 + 1 + 1;
-    expect(seg.bytes).toBe(blockBytes + seg.n * perRow + seg.runs.size * 64 + 256);
+    // ts (frame of reference: 32-bit low and 8-bit high offsets), seq, pid, url (300 ids), method, shape, ts order
+    const perRow = 5 + 4 + 1 + 2 + 1 + 1 + 4;
+    // Block and slot per row as runs: a seal makes one per block (32-bit first row, 8-bit block and first
+    // slot), plus the end.
+    const k = blocks.blocks.length;
+    expect(blocks.runCount).toBe(k);
+    expect(seg.bytes).toBe(blockBytes + seg.n * perRow + 4 * (k + 1) + k + k + seg.runs.size * 64 + 256);
   });
 });
