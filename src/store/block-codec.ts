@@ -4,12 +4,14 @@
 import { Compressor, Decompressor } from 'zstd-napi';
 
 /**
- * zstd level of sealed blocks: zstd's default 3. Higher levels hold ~480 B small edge rows smaller (6:
- * 0.152x of their bytes, 9: 0.143x, against 0.165x) and decode as fast, but the transform thread that
- * compresses is ingest's bottleneck: at level 6 the full bench took demo events over HTTP at 36k/s
- * against 50k/s at 3, and the demo load in 7.0 s against 5.3 s (bench/MEMORY.md, round 7).
+ * zstd level of sealed blocks: 1 (strategy "fast"). Over the bench corpora's sealed 64 KiB blocks with
+ * their sampled dictionaries it compresses at ~1.9x level 3's rate (demo events: 2.2-2.5 against 4.2-4.5
+ * CPU µs per event) and holds them in about as few bytes: demo rows 0.149x of their raw bytes against
+ * 0.146x at 3, ~480 B small edge rows 0.032x against 0.034x (bench/INGEST.md, round 9). Higher levels
+ * cost the transform thread, ingest's bottleneck (level 6 took demo events over HTTP at 36k/s against
+ * 50k/s at 3, bench/MEMORY.md round 7), and decode no faster.
  */
-export const BLOCK_LEVEL = 3;
+export const BLOCK_LEVEL = 1;
 /** Raw bytes of rows per block (a block ends at the first row that reaches this). */
 export const BLOCK_BYTES = 64 * 1024;
 /** Size of a sampled dictionary, and the raw bytes a seal needs before one is sampled from it. */
