@@ -4,26 +4,29 @@
 import { Compressor, Decompressor } from 'zstd-napi';
 
 /**
- * zstd level of sealed blocks: zstd's default 3. Higher levels hold ~480 B small edge rows smaller (6:
- * 0.152x of their bytes, 9: 0.143x, against 0.165x) and decode as fast, but the transform thread that
- * compresses is ingest's bottleneck: at level 6 the full bench took demo events over HTTP at 36k/s
- * against 50k/s at 3, and the demo load in 7.0 s against 5.3 s (bench/MEMORY.md, round 7).
+ * zstd level of sealed blocks: 1 (strategy "fast"). Over the bench corpora's sealed 64 KiB blocks with
+ * their sampled dictionaries it compresses at ~1.9x level 3's rate (demo events: 2.2-2.5 against 4.2-4.5
+ * CPU µs per event) and holds them in about as few bytes: demo rows 0.149x of their raw bytes against
+ * 0.146x at 3 (bench/INGEST.md, round 9); sources of small rows take SMALL_ROW_TUNING instead. Higher levels
+ * cost the transform thread, ingest's bottleneck (level 6 took demo events over HTTP at 36k/s against
+ * 50k/s at 3, bench/MEMORY.md round 7), and decode no faster.
  */
-export const BLOCK_LEVEL = 3;
+export const BLOCK_LEVEL = 1;
 /**
- * zstd settings on top of the level for sources whose rows are small: a lazy match search (3 probes,
- * matches of 6+ bytes) instead of level 3's double-fast one. Rows of ~480 B (small edge events) are
+ * zstd settings for sources whose rows are small, in place of BLOCK_LEVEL: level 3 with a lazy match
+ * search (3 probes, matches of 6+ bytes) instead of its double-fast one. Rows of ~480 B (small edge events) are
  * mostly short matches between random ids; the lazy search finds longer ones: 0.1425x of their bytes
  * against 0.165x (78.4 -> 67.7 B a row), for ~2x the compression CPU (~+2 us a row). Rows of ~2.3 KB
- * (demo events) would gain less (0.149x -> 0.136x) for ~+9 us a row, so they keep plain level 3
+ * (demo events) would gain less (0.149x -> 0.136x) for ~+9 us a row, so they keep BLOCK_LEVEL
  * (bench/MEMORY.md, 2026-11-25 "Small events").
  */
-export const SMALL_ROW_TUNING: BlockTuning = { strategy: 'lazy', searchLog: 3, minMatch: 6 };
+export const SMALL_ROW_TUNING: BlockTuning = { compressionLevel: 3, strategy: 'lazy', searchLog: 3, minMatch: 6 };
 /** Mean raw bytes of a source's rows below which its codec uses SMALL_ROW_TUNING. */
 export const SMALL_ROW_BYTES = 1024;
 
-/** zstd parameters a codec sets beside its level (zstd-napi's names). */
+/** zstd parameters a codec sets after its level (zstd-napi's names; a compressionLevel here replaces it). */
 export interface BlockTuning {
+  compressionLevel?: number;
   strategy?: 'lazy';
   searchLog?: number;
   minMatch?: number;
