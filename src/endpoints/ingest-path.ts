@@ -46,28 +46,29 @@ export class IngestPath {
   /**
    * A raw body through the byte path: transformed on the transform thread when one is attached (else
    * here), then logged and stored on this thread in one synchronous step, acknowledged once durable.
+   * `lend`: the body goes to the thread and comes back transferred (req.body is then the one that came back).
    */
-  ingestBody(source: string, body: Buffer, ndjson: boolean, parse: () => unknown[]): IngestResponse | Promise<IngestResponse> {
+  ingestBody(source: string, body: Buffer, ndjson: boolean, parse: (body: Buffer) => unknown[], lend = false): IngestResponse | Promise<IngestResponse> {
     const wal = this.wal;
-    if (!wal) return this.ingestBodyVolatile(source, body, ndjson, parse);
+    if (!wal) return this.ingestBodyVolatile(source, body, ndjson, () => parse(body));
     const s = this.store.source(source);
-    if (!s) return this.ingest(source, parse());
+    if (!s) return this.ingest(source, parse(body));
     const nowUs = this.now();
     const req = s.transformRequest(body, ndjson, nowUs, randomBytes(16));
     const t = this.transformer;
-    if (t) return t.transform(req).then((b) => this.commitBody(source, s, wal, req, b, nowUs, parse));
+    if (t) return t.transform(req, lend).then((b) => this.commitBody(source, s, wal, req, b, nowUs, parse));
     return this.commitBody(source, s, wal, req, runTransform(req), nowUs, parse);
   }
 
   /** Logs and stores a transformed body (no await in between, so batches reach log and store in one order). */
-  private commitBody(source: string, s: SourceStore, wal: Wal, req: TransformRequest, b: NativeBatch | string, nowUs: number, parse: () => unknown[]): IngestResponse | Promise<IngestResponse> {
+  private commitBody(source: string, s: SourceStore, wal: Wal, req: TransformRequest, b: NativeBatch | string, nowUs: number, parse: (body: Buffer) => unknown[]): IngestResponse | Promise<IngestResponse> {
     // The log takes the body's own bytes (with the fill-in time and id seed), not a re-serialised batch.
     const raw = { source: s.def.name, ndjson: req.ndjson, fillUs: nowUs, idSeed: req.idSeed, body: req.body };
     const r = s.ingestTransformed(b, nowUs, {
       checkCount: (n) => this.checkCount(n),
       beforeCommit: (maxTs) => wal.appendSync(RECORD_RAW_BATCH, rawBatchParts(raw), maxTs),
     });
-    if (typeof r === 'string') return this.ingest(source, parse());
+    if (typeof r === 'string') return this.ingest(source, parse(req.body));
     this.ingested(s.def.name);
     const out = { stored: r.stored, dropped: r.dropped, source: s.def.name };
     return wal.durable().then(() => out);

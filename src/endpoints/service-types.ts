@@ -134,9 +134,11 @@ export interface QueryService {
   /**
    * ingest() of a raw request body (after gzip; `ndjson`: one event per line) through the byte-level
    * path; when the addon declines the body, ingest(source, parse()): the same answers and errors as
-   * the reference path. Optional for test doubles.
+   * the reference path. Optional for test doubles. `lend`: the body's memory is given over (transferred to
+   * the transform thread and back, not copied): the caller must not read `body` after the call, and
+   * `parse` is handed the body that came back.
    */
-  ingestBody?(source: string, body: Buffer, ndjson: boolean, parse: () => unknown[]): IngestResponse | Promise<IngestResponse>;
+  ingestBody?(source: string, body: Buffer, ndjson: boolean, parse: (body: Buffer) => unknown[], lend?: boolean): IngestResponse | Promise<IngestResponse>;
   listEndpoints(): EndpointInfo[];
   getEndpoint(idOrName: string): EndpointInfo;
   createEndpoint(input: EndpointInput): Promise<EndpointInfo>;

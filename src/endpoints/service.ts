@@ -155,8 +155,8 @@ export class EngineService implements QueryService {
     return this.ingestPath.ingest(source, events);
   }
 
-  ingestBody(source: string, body: Buffer, ndjson: boolean, parse: () => unknown[]): IngestResponse | Promise<IngestResponse> {
-    return this.ingestPath.ingestBody(source, body, ndjson, parse);
+  ingestBody(source: string, body: Buffer, ndjson: boolean, parse: (body: Buffer) => unknown[], lend = false): IngestResponse | Promise<IngestResponse> {
+    return this.ingestPath.ingestBody(source, body, ndjson, parse, lend);
   }
 
   /** ingestVolatile of a raw body: the addon's byte path, or `parse` and the reference path when it declines the body. */

@@ -11,6 +11,7 @@ import { redactString } from '../redact/redact-string.ts';
 import { recycleBody } from '../core/body-pool.ts';
 import { statusLine, type Reply } from './reply.ts';
 import { announcesBody, type RequestInfo } from './request-info.ts';
+import { BodyAssembly, declaredLength } from './body-assembly.ts';
 
 /** Rejection of a body read whose client went away (or was cut for being too slow); nothing is written for it. */
 export class ClientAborted extends Error {
@@ -77,7 +78,7 @@ export class Exchange {
   readBody(maxBytes: number, deadline: BodyDeadline | null = null): Promise<Buffer> {
     return new Promise<Buffer>((resolve, reject) => {
       this.rejectBody = reject;
-      const chunks: Buffer[] = [];
+      const body = new BodyAssembly(declaredLength(this.info.contentLength, maxBytes));
       let total = 0;
       let settled = false;
       const started = Date.now();
@@ -131,13 +132,13 @@ export class Exchange {
           return;
         }
         // uWS neuters the ArrayBuffer when this callback returns, so it is copied.
-        if (chunk.byteLength) chunks.push(Buffer.from(new Uint8Array(chunk)));
+        body.add(chunk);
         if (isLast) {
           settled = true;
           this.bodyConsumed = true;
           this.rejectBody = null;
           this.clearBodyTimer();
-          resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total));
+          resolve(body.finish());
         }
       });
     });

@@ -20,11 +20,15 @@ async function ingest(ctx: RouteContext): Promise<Reply> {
     });
   }
   const raw = ctx.body ?? Buffer.alloc(0);
+  const bytes = raw.length;
+  const type = ctx.info.contentType;
   // Awaited so a service whose ingest becomes asynchronous still answers only once events are visible.
+  // The body is lent (this request's own memory, read no more here): it goes to the transform thread and
+  // back instead of being copied, and the reference path parses the body that came back.
   const r = ctx.service.ingestBody
-    ? await ctx.service.ingestBody(source, raw, isNdjsonType(ctx.info.contentType), () => parseEventsBody(raw, ctx.info.contentType))
-    : await ctx.service.ingest(source, parseEventsBody(raw, ctx.info.contentType));
-  ctx.metrics.ingested(r.source ?? source, r.stored, ctx.body?.length ?? 0);
+    ? await ctx.service.ingestBody(source, raw, isNdjsonType(type), (body) => parseEventsBody(body, type), true)
+    : await ctx.service.ingest(source, parseEventsBody(raw, type));
+  ctx.metrics.ingested(r.source ?? source, r.stored, bytes);
   const body: { message: string; dropped?: number } = { message: 'Logged!' };
   if (r.dropped > 0) body.dropped = r.dropped;
   return { status: 200, body: JSON.stringify(body) };

@@ -7,11 +7,16 @@ import type { NativeBatch } from './native-ingest.ts';
 import type { CompressJob, TransformAnswer, TransformJob } from './transform-worker.ts';
 import type { BlockCodec } from './block-codec.ts';
 
-type Pending = { resolve: (b: NativeBatch | string | Buffer) => void; reject: (e: Error) => void };
+type Pending = { resolve: (b: NativeBatch | string | Buffer) => void; reject: (e: Error) => void; lent?: TransformRequest };
 
 /** A byte view posted across threads arrives as a plain Uint8Array: the store reads Buffers. */
 function asBuffer(v: Uint8Array): Buffer {
   return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+}
+
+/** A Buffer that is the whole of a plain ArrayBuffer (not a slice of Node's pool): transferring it takes nothing else. */
+function ownsItsMemory(b: Buffer): boolean {
+  return b.byteOffset === 0 && b.byteLength === b.buffer.byteLength && b.byteLength > 0 && b.buffer instanceof ArrayBuffer;
 }
 
 /** Compiled JavaScript runs the worker as it is; under tsx, loader hooks are per thread, so a boot file registers tsx first. */
@@ -56,17 +61,22 @@ export class TransformThread {
     });
   }
 
-  /** The addon's transform of `req` on the thread (a copy of the body goes there), or its reason for declining. */
-  transform(req: TransformRequest): Promise<NativeBatch | string> {
+  /**
+   * The addon's transform of `req` on the thread, or its reason for declining. A copy of the body goes
+   * there, or with `lend` the body itself when it alone fills its ArrayBuffer: transferred there and
+   * back (no copy either way), `req.body` is then the Buffer that came back (the one given is detached).
+   */
+  transform(req: TransformRequest, lend = false): Promise<NativeBatch | string> {
     if (this.failed) return Promise.reject(this.failed);
     const id = this.nextId++;
+    const given = lend && ownsItsMemory(req.body);
     // A copy of the body transferred costs this thread a third of posting the Buffer (a cloned Buffer is
-    // serialised slowly); the caller keeps its own body for the log and the reference path.
-    const body = new Uint8Array(req.body);
-    const job: TransformJob = { id, req: { ...req, body: body as Buffer, idSeed: new Uint8Array(req.idSeed) as Buffer } };
+    // serialised slowly); without `lend` the caller keeps its own body for the log and the reference path.
+    const body = given ? new Uint8Array(req.body.buffer) : new Uint8Array(req.body);
+    const job: TransformJob = { id, req: { ...req, body: body as Buffer, idSeed: new Uint8Array(req.idSeed) as Buffer }, ...(given ? { lent: true } : {}) };
     return new Promise<NativeBatch | string>((resolve, reject) => {
-      this.track(id, { resolve: (b) => resolve(b as NativeBatch | string), reject });
-      this.worker.postMessage(job, [body.buffer]);
+      this.track(id, { resolve: (b) => resolve(b as NativeBatch | string), reject, ...(given ? { lent: req } : {}) });
+      this.worker.postMessage(job, [body.buffer as ArrayBuffer]);
     });
   }
 
@@ -105,6 +115,7 @@ export class TransformThread {
     if (!p) return;
     this.pending.delete(m.id);
     if (this.pending.size === 0 && !this.closing) this.worker.unref(); // close() holds it until it exits
+    if (p.lent && 'body' in m && m.body) p.lent.body = asBuffer(m.body);
     if ('error' in m) p.reject(new Error(`the ingest transform failed: ${m.error}`));
     else if ('declined' in m) p.resolve(m.declined);
     else if ('comp' in m) p.resolve(asBuffer(m.comp));

@@ -9,7 +9,7 @@ import { transferableBatch } from './transfer-batch.ts';
 import type { BlockTuning } from './block-codec.ts';
 
 /** A job posted to the thread: one body to transform, or one sealed block's raw bytes to compress. */
-export type TransformJob = { id: number; req: TransformRequest } | { id: number; block: CompressJob };
+export type TransformJob = { id: number; req: TransformRequest; lent?: true } | { id: number; block: CompressJob };
 
 /** A block to compress with a codec's settings; `dict` comes with a codec's first block (null: plain). */
 export interface CompressJob {
@@ -21,12 +21,15 @@ export interface CompressJob {
   dict?: Uint8Array | null;
 }
 
-/** The thread's answer: the transform, or the addon's reason for declining, or the compressed block, or the error thrown. */
+/**
+ * The thread's answer: the transform, or the addon's reason for declining, or the compressed block, or
+ * the error thrown; a lent body (the job's `lent`) goes back transferred with whichever it is.
+ */
 export type TransformAnswer =
-  | { id: number; batch: NativeBatch }
-  | { id: number; declined: string }
+  | { id: number; batch: NativeBatch; body?: Uint8Array }
+  | { id: number; declined: string; body?: Uint8Array }
   | { id: number; comp: Uint8Array }
-  | { id: number; error: string };
+  | { id: number; error: string; body?: Uint8Array };
 
 /** Compressors by the main thread's codec number, made from the settings its first block brings. */
 const compressors = new Map<number, Compressor>();
@@ -47,26 +50,41 @@ function compressBlock(job: CompressJob): Uint8Array {
 }
 
 function answer(job: TransformJob): void {
-  let msg: TransformAnswer;
-  try {
-    if ('block' in job) {
-      const comp = compressBlock(job.block);
-      parentPort!.postMessage({ id: job.id, comp } satisfies TransformAnswer, [comp.buffer as ArrayBuffer]);
+  if ('block' in job) {
+    let comp: Uint8Array;
+    try {
+      comp = compressBlock(job.block);
+    } catch (e) {
+      parentPort!.postMessage({ id: job.id, error: e instanceof Error ? e.message : String(e) } satisfies TransformAnswer);
       return;
     }
-    const { req } = job;
+    parentPort!.postMessage({ id: job.id, comp } satisfies TransformAnswer, [comp.buffer as ArrayBuffer]);
+    return;
+  }
+  const { req } = job;
+  // A lent body goes back with the answer, whatever it is (the main thread logs it or parses it).
+  const back = job.lent ? { body: req.body as Uint8Array } : {};
+  const backList = job.lent ? [req.body.buffer as ArrayBuffer] : [];
+  let msg: TransformAnswer;
+  let transfer: ArrayBuffer[] = backList;
+  try {
     // Posted as Uint8Arrays (a Buffer arrives as one): the addon takes Buffers.
     const b = runTransform({ ...req, body: Buffer.from(req.body.buffer, req.body.byteOffset, req.body.byteLength), idSeed: Buffer.from(req.idSeed.buffer, req.idSeed.byteOffset, req.idSeed.byteLength) });
-    if (typeof b === 'string') msg = { id: job.id, declined: b };
+    if (typeof b === 'string') msg = { id: job.id, declined: b, ...back };
     else {
-      const { batch, transfer } = transferableBatch(b);
-      parentPort!.postMessage({ id: job.id, batch } satisfies TransformAnswer, transfer);
-      return;
+      const t = transferableBatch(b);
+      msg = { id: job.id, batch: t.batch, ...back };
+      transfer = [...t.transfer, ...backList];
     }
   } catch (e) {
-    msg = { id: job.id, error: e instanceof Error ? e.message : String(e) };
+    msg = { id: job.id, error: e instanceof Error ? e.message : String(e), ...back };
   }
-  parentPort!.postMessage(msg);
+  try {
+    parentPort!.postMessage(msg, transfer);
+  } catch (e) {
+    // Nothing is detached when posting fails: the body still goes back with the error.
+    parentPort!.postMessage({ id: job.id, error: e instanceof Error ? e.message : String(e), ...back }, backList);
+  }
 }
 
 parentPort!.on('message', answer);

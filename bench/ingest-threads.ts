@@ -1,0 +1,97 @@
+// Server CPU per event over HTTP, by thread (issue 16): the ingest bench's load (500-event bodies, 4 in
+// flight, WAL on) against a ringql server, its threads' CPU µs/event grouped by thread name.
+// Usage: npx tsx bench/ingest-threads.ts [demo|small] [events=60000] [rounds=3]
+
+import { appendFileSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { demoBodies, smallEdgeBodies, type Body } from './ingest-corpus.ts';
+import { freePort, startMainProcess } from '../test/helpers/main-process.ts';
+
+const TOKEN = 'bench-token';
+
+/** CPU seconds (user + system) of each thread, keyed "name#tid" ("main" for the process's first thread). */
+function threadCpu(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const s = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const name = s.slice(s.indexOf('(') + 1, s.lastIndexOf(')'));
+      const f = s.slice(s.lastIndexOf(') ') + 2).split(' ');
+      out.set(Number(tid) === pid ? 'main' : `${name}#${tid}`, (Number(f[11]) + Number(f[12])) / 100);
+    } catch { /* the thread ended */ }
+  }
+  return out;
+}
+
+function postOne(agent: Agent, port: number, b: Body): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, agent, method: 'POST', path: `/api/logs?source_name=${b.source}`, headers: { 'X-API-KEY': TOKEN, 'Content-Type': 'application/json', 'Content-Length': b.bytes.length } }, (res) => {
+      res.resume();
+      res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`ingest answered ${res.statusCode}`))));
+    });
+    req.on('error', reject);
+    req.end(b.bytes);
+  });
+}
+
+async function post(port: number, bodies: Body[], inflight: number): Promise<{ events: number; ms: number }> {
+  let next = 0, events = 0;
+  const agent = new Agent({ keepAlive: true, maxSockets: inflight });
+  const t = performance.now();
+  const worker = async (): Promise<void> => {
+    while (next < bodies.length) {
+      const b = bodies[next++]!;
+      await postOne(agent, port, b);
+      events += b.events;
+    }
+  };
+  await Promise.all(Array.from({ length: inflight }, worker));
+  agent.destroy();
+  return { events, ms: performance.now() - t };
+}
+
+async function main(): Promise<void> {
+  const [kind = 'demo', n = '60000', r = '3'] = process.argv.slice(2);
+  const now = Date.now() * 1000;
+  const bodies = kind === 'small' ? smallEdgeBodies(Number(n), now) : demoBodies(Number(n), now);
+  const port = await freePort();
+  const child = await startMainProcess(port, {
+    RINGQL_ACCESS_TOKENS: TOKEN, RINGQL_STATE_DIR: mkdtempSync(join(tmpdir(), 'ringql-ingest-threads-')),
+    RINGQL_RETENTION_HOURS: String(24 * 365), RINGQL_MAX_ROWS_PER_SOURCE: '50000000', RINGQL_MAX_BYTES_PER_SOURCE: String(32 * 2 ** 30),
+    // SERVER_NODE_OPTIONS (e.g. --trace-gc) goes to the server alone; its output to SERVER_LOG when set.
+    ...(process.env.SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.SERVER_NODE_OPTIONS } : {}),
+  });
+  const log = process.env.SERVER_LOG;
+  if (log) for (const s of [child.stdout!, child.stderr!]) s.on('data', (d: Buffer) => appendFileSync(log, d));
+  process.stdout.write(`server pid ${child.pid}\n`);
+  const rows: number[][] = [];
+  try {
+    for (let round = 0; round < Number(r); round++) {
+      const c0 = threadCpu(child.pid!);
+      const { events, ms } = await post(port, bodies, 4);
+      const c1 = threadCpu(child.pid!);
+      const by = new Map<string, number>();
+      let all = 0;
+      for (const [k, v] of c1) {
+        const d = v - (c0.get(k) ?? 0);
+        all += d;
+        if (d > 0) by.set(k, (by.get(k) ?? 0) + d);
+      }
+      const us = (s: number): string => ((s * 1e6) / events).toFixed(1);
+      const sorted = [...by].sort((a, b) => b[1] - a[1]);
+      const parts = sorted.map(([k, v]) => `${k} ${us(v)}`);
+      process.stdout.write(`${kind} round ${round}: ${Math.round(events / (ms / 1000))} events/s, all ${us(all)} µs/event; ${parts.join(', ')}\n`);
+      // The transform thread is the busiest thread after the main one (V8's helpers and libuv's pool take a few µs each).
+      const main = by.get('main') ?? 0, transform = sorted.find(([k]) => k !== 'main')?.[1] ?? 0;
+      if (round > 0) rows.push([events / (ms / 1000), (all * 1e6) / events, (main * 1e6) / events, (transform * 1e6) / events, ((all - main - transform) * 1e6) / events]);
+    }
+    const med = (i: number): number => rows.map((x) => x[i]!).sort((a, b) => a - b)[rows.length >> 1]!;
+    process.stdout.write(`${kind} median of rounds 1-${rows.length}: ${Math.round(med(0))} events/s; server CPU µs/event: all ${med(1).toFixed(1)}, main ${med(2).toFixed(1)}, transform thread ${med(3).toFixed(1)}, other threads ${med(4).toFixed(1)}\n`);
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
+
+await main();
