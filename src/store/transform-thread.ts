@@ -61,12 +61,14 @@ export class TransformThread {
     if (this.failed) return Promise.reject(this.failed);
     const id = this.nextId++;
     // A copy of the body transferred costs this thread a third of posting the Buffer (a cloned Buffer is
-    // serialised slowly); the caller keeps its own body for the log and the reference path.
-    const body = new Uint8Array(req.body);
+    // serialised slowly); the caller keeps its own body for the log and the reference path. A body in
+    // shared memory (the demo load's) is read there in place: its owner keeps it unchanged until answered.
+    const shared = req.body.buffer instanceof SharedArrayBuffer;
+    const body = shared ? new Uint8Array(req.body.buffer, req.body.byteOffset, req.body.byteLength) : new Uint8Array(req.body);
     const job: TransformJob = { id, req: { ...req, body: body as Buffer, idSeed: new Uint8Array(req.idSeed) as Buffer } };
     return new Promise<NativeBatch | string>((resolve, reject) => {
       this.track(id, { resolve: (b) => resolve(b as NativeBatch | string), reject });
-      this.worker.postMessage(job, [body.buffer]);
+      this.worker.postMessage(job, shared ? [] : [body.buffer as ArrayBuffer]);
     });
   }
 
