@@ -84,7 +84,7 @@ describe('demo load', () => {
 
   it('hands over the generator events byte for byte, each body unchanged until it is stored, slots reused out of order', async () => {
     // The demo's own options (5 projects, 7 days, seed 42) at a fixed end: what `ringql gen` writes for them.
-    const events = 30_000;
+    const events = 24_000;
     const want = new Map<string, string[]>();
     for (const { source, event } of generateEvents({ events, projects: 5, days: 7, seed: 42, endUs: END_US })) {
       let lines = want.get(source);
