@@ -10,33 +10,70 @@ import type { DemoMessage, DemoWorkerData } from './gen/demo-worker.ts';
 
 const DEMO = { events: 300_000, projects: 5, days: 7, seed: 42, batch: 1000, tricklePerSourcePerSecond: 3 };
 
+/** Bodies the generator thread may have posted and not yet stored (it waits while there are this many). */
+const MAX_QUEUED = 12;
+/** Body slots: one being written per source (nine) plus the queued ones, so a free slot exists whenever the queue has room. */
+const SLOTS = 9 + MAX_QUEUED;
+
+/** One body of the demo: NDJSON lines of one source, in a shared memory slot; `stored()` gives the slot back. */
+export interface DemoBody {
+  source: string;
+  events: number;
+  body: Buffer;
+  /** Called once the body is stored (its bytes are not read after): the generator may write the slot again. */
+  stored(): void;
+}
+
 /** The demo generator thread, started before the service is ready; its bodies wait here until a loader takes them. */
 export interface DemoGenerator {
   events: number;
-  /** Int32 [0]: bodies posted and not yet stored (the thread waits while there are `maxQueued`). */
-  queued: Int32Array;
-  /** Hands every body (those that came early first) and the end to `on`, and a failure of the thread to `fail`. */
-  take(on: (m: DemoMessage) => void, fail: (err: Error) => void): void;
+  /** Hands every body (those that came early first) and then the end (null) to `on`, and a failure of the thread to `fail`. */
+  take(on: (m: DemoBody | null) => void, fail: (err: Error) => void): void;
   stop(): void;
+}
+
+type BodyMessage = Exclude<DemoMessage, { done: true }>;
+
+/**
+ * The body a message names, read in place in its slot's shared memory (each slot's memory is kept as this
+ * thread last got it), with the `stored()` that gives the slot back and lets the generator go on.
+ */
+function slotReader(data: DemoWorkerData): (m: BodyMessage) => DemoBody {
+  const queued = new Int32Array(data.queued);
+  const inUse = new Int32Array(data.slots);
+  const views: Buffer[] = [];
+  return (m) => {
+    if (m.memory) views[m.slot] = Buffer.from(m.memory);
+    return {
+      source: m.source, events: m.events, body: views[m.slot]!.subarray(0, m.length),
+      stored: () => {
+        Atomics.store(inUse, m.slot, 0);
+        Atomics.sub(queued, 0, 1);
+        Atomics.notify(queued, 0);
+      },
+    };
+  };
 }
 
 /**
  * Starts generating the demo week on a worker thread (src/gen/demo-worker.ts) right away, so generation
- * overlaps the rest of the start; `events` is for tests (the demo is DEMO.events).
+ * overlaps the rest of the start; `events` and `endUs` are for tests (the demo is DEMO.events up to now).
  */
-export function startDemoGenerator(events = DEMO.events): DemoGenerator {
+export function startDemoGenerator(events = DEMO.events, endUs = nowMicros()): DemoGenerator {
   const workerData: DemoWorkerData = {
-    gen: { events, projects: DEMO.projects, days: DEMO.days, seed: DEMO.seed, endUs: nowMicros() },
+    gen: { events, projects: DEMO.projects, days: DEMO.days, seed: DEMO.seed, endUs },
     batch: DEMO.batch,
     queued: new SharedArrayBuffer(4),
     // Bodies of ~1-2 MB: enough to cover the start before the store takes any, not a pile in memory.
-    maxQueued: 12,
+    maxQueued: MAX_QUEUED,
+    slots: new SharedArrayBuffer(4 * SLOTS),
   };
+  const body = slotReader(workerData);
   // Compiled JavaScript runs the worker as it is; under tsx, loader hooks are per thread, so a boot file registers tsx first.
   const entry = import.meta.url.endsWith('.js') ? './gen/demo-worker.js' : './gen/demo-worker-boot.mjs';
   const worker = new Worker(new URL(entry, import.meta.url), { workerData });
-  const early: DemoMessage[] = [];
-  let on: ((m: DemoMessage) => void) | null = null;
+  const early: (DemoBody | null)[] = [];
+  let on: ((m: DemoBody | null) => void) | null = null;
   let fail: ((err: Error) => void) | null = null;
   let failure: Error | null = null;
   let ended = false;
@@ -44,14 +81,14 @@ export function startDemoGenerator(events = DEMO.events): DemoGenerator {
   const failed = (err: Error): void => { if (!failure) { failure = err; fail?.(err); } };
   worker.on('message', (m: DemoMessage) => {
     if ('done' in m) ended = true;
-    if (on) on(m);
-    else early.push(m);
+    const b = 'done' in m ? null : body(m);
+    if (on) on(b);
+    else early.push(b);
   });
   worker.once('error', failed);
   worker.once('exit', (code) => { if (!ended && !stopped) failed(new Error(`the demo generator thread exited with ${code} before it was done`)); });
   return {
     events,
-    queued: new Int32Array(workerData.queued),
     take(onMessage, onFail): void {
       on = onMessage;
       fail = onFail;
@@ -84,14 +121,13 @@ export function loadDemo(service: EngineService, gen: DemoGenerator, progress: (
     const pending: Promise<void>[] = [];
     const fail = (err: unknown): void => reject(err instanceof Error ? err : new Error(String(err)));
     gen.take((m) => {
-      if ('done' in m) { Promise.all(pending).then(() => resolve(stored), fail); return; }
-      const body = Buffer.from(m.body.buffer, m.body.byteOffset, m.body.byteLength);
+      if (m === null) { Promise.all(pending).then(() => resolve(stored), fail); return; }
+      const { body } = m;
       const p = service.ingestBodyVolatileAsync(m.source, body, true, () => parseEventsBody(body, 'application/x-ndjson')).then(() => {
         const before = stored;
         stored += m.events;
         if (Math.floor(stored / 50_000) > Math.floor(before / 50_000)) progress(`demo: loaded ${stored} of ${gen.events} events`);
-        Atomics.sub(gen.queued, 0, 1);
-        Atomics.notify(gen.queued, 0);
+        m.stored();
         markFirst();
       });
       p.catch(fail);

@@ -1,5 +1,5 @@
-// The demo load's generator thread: makes the demo events, writes each one's NDJSON line straight into its
-// source's body bytes and posts the bodies per source batch (buffers transferred, not copied).
+// The demo load's generator thread: makes the demo events and writes each one's NDJSON line straight into
+// its source's body, kept in shared memory slots that the main and transform threads read in place.
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { generateEvents, type GenerateOptions } from './generate.ts';
@@ -11,47 +11,86 @@ export interface DemoWorkerData {
   /** Int32 [0]: bodies posted and not yet stored; the thread waits while it is at `maxQueued`. */
   queued: SharedArrayBuffer;
   maxQueued: number;
+  /** Int32 per body slot: 1 while a posted body's bytes are in use (the main thread sets it back to 0 once stored). */
+  slots: SharedArrayBuffer;
 }
 
-/** A message from the worker: one body, or the end. */
-export type DemoMessage = { source: string; events: number; body: Uint8Array } | { done: true };
+/**
+ * A message from the worker: one body (the first `length` bytes of slot `slot`, whose memory comes with the
+ * message when the main thread has not seen it yet), or the end.
+ */
+export type DemoMessage = { source: string; events: number; slot: number; length: number; memory?: SharedArrayBuffer } | { done: true };
 
-/** One source's body being written: lines encoded straight into bytes (no joined string per body). */
-interface Pending { buf: Buffer; off: number; events: number }
+/** One source's body being written into slot `slot`: lines encoded straight into bytes (no joined string per body). */
+interface Pending { slot: number; off: number; events: number }
+
+const data = workerData as DemoWorkerData;
+const { gen, batch, maxQueued } = data;
+const queued = new Int32Array(data.queued);
+const inUse = new Int32Array(data.slots);
+/** Each slot's shared memory (grown by replacing it), its Buffer, and the memory the main thread was last sent. */
+const memory: (SharedArrayBuffer | null)[] = new Array<SharedArrayBuffer | null>(inUse.length).fill(null);
+const views: Buffer[] = new Array<Buffer>(inUse.length);
+const sent: (SharedArrayBuffer | null)[] = new Array<SharedArrayBuffer | null>(inUse.length).fill(null);
+/** Slots this thread is writing (not posted yet). */
+const writing = new Set<number>();
+/** The longest body posted so far: a slot that must grow grows to about that at once. */
+let longest = 0;
+
+/** A slot neither posted and unstored nor being written; waits for the main thread to store bodies while none is. */
+function freeSlot(): number {
+  for (;;) {
+    for (let i = 0; i < inUse.length; i++) if (!writing.has(i) && Atomics.load(inUse, i) === 0) return i;
+    const q = Atomics.load(queued, 0);
+    Atomics.wait(queued, 0, q, 100);
+  }
+}
+
+/** Makes slot `i` at least `bytes` long, keeping its first `keep` bytes. */
+function ensure(i: number, bytes: number, keep: number): void {
+  const old = memory[i];
+  if (old && old.byteLength >= bytes) return;
+  // Slots grow early (to about the longest body yet) and then stay: little copying, and no new memory per body.
+  const grown = new SharedArrayBuffer(Math.max(bytes, 256 * 1024, 2 * (old?.byteLength ?? 0), Math.ceil(longest * 1.25)));
+  const view = Buffer.from(grown);
+  if (old && keep > 0) views[i]!.copy(view, 0, 0, keep);
+  memory[i] = grown;
+  views[i] = view;
+}
 
 function post(source: string, p: Pending): void {
   // Backpressure: generation never runs far ahead of storing (the bodies would pile up in memory).
   for (let q = Atomics.load(queued, 0); q >= maxQueued; q = Atomics.load(queued, 0)) Atomics.wait(queued, 0, q, 1000);
   Atomics.add(queued, 0, 1);
-  const body = new Uint8Array(p.buf.buffer, p.buf.byteOffset, p.off);
-  const msg: DemoMessage = { source, events: p.events, body };
-  parentPort!.postMessage(msg, [p.buf.buffer as ArrayBuffer]);
-  // The next body of this source gets about as many bytes as this one took.
-  p.buf = Buffer.allocUnsafeSlow(Math.max(64 * 1024, Math.ceil(p.off * 1.25)));
+  const i = p.slot;
+  longest = Math.max(longest, p.off);
+  Atomics.store(inUse, i, 1);
+  writing.delete(i);
+  const msg: DemoMessage = { source, events: p.events, slot: i, length: p.off };
+  if (sent[i] !== memory[i]) msg.memory = sent[i] = memory[i]!;
+  parentPort!.postMessage(msg);
+  p.slot = -1;
   p.off = 0;
   p.events = 0;
 }
 
-/** Appends one NDJSON line, growing the buffer when the line could pass its end (3 bytes per UTF-16 unit at most). */
+/** Appends one NDJSON line, taking a slot for a new body and growing it when the line could pass its end (3 bytes per UTF-16 unit at most). */
 function append(p: Pending, line: string): void {
-  const need = p.off + 1 + 3 * line.length;
-  if (need > p.buf.length) {
-    const grown = Buffer.allocUnsafeSlow(Math.max(need, 2 * p.buf.length));
-    p.buf.copy(grown, 0, 0, p.off);
-    p.buf = grown;
+  if (p.slot < 0) {
+    p.slot = freeSlot();
+    writing.add(p.slot);
   }
-  if (p.events > 0) p.buf[p.off++] = 0x0a;
-  p.off += p.buf.write(line, p.off);
+  ensure(p.slot, p.off + 1 + 3 * line.length, p.off);
+  const buf = views[p.slot]!;
+  if (p.events > 0) buf[p.off++] = 0x0a;
+  p.off += buf.write(line, p.off);
   p.events++;
 }
 
-const data = workerData as DemoWorkerData;
-const { gen, batch, maxQueued } = data;
-const queued = new Int32Array(data.queued);
 const bodies = new Map<string, Pending>();
 for (const { source, event } of generateEvents(gen)) {
   let p = bodies.get(source);
-  if (!p) bodies.set(source, (p = { buf: Buffer.allocUnsafeSlow(256 * 1024), off: 0, events: 0 }));
+  if (!p) bodies.set(source, (p = { slot: -1, off: 0, events: 0 }));
   append(p, serializeEvent(source, event));
   if (p.events >= batch) post(source, p);
 }

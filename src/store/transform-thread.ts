@@ -69,14 +69,17 @@ export class TransformThread {
   transform(req: TransformRequest, lend = false): Promise<NativeBatch | string> {
     if (this.failed) return Promise.reject(this.failed);
     const id = this.nextId++;
-    const given = lend && ownsItsMemory(req.body);
     // A copy of the body transferred costs this thread a third of posting the Buffer (a cloned Buffer is
     // serialised slowly); without `lend` the caller keeps its own body for the log and the reference path.
-    const body = given ? new Uint8Array(req.body.buffer) : new Uint8Array(req.body);
+    // A body in shared memory (the demo load's) is read there in place: its owner keeps it unchanged until answered.
+    const shared = req.body.buffer instanceof SharedArrayBuffer;
+    const given = !shared && lend && ownsItsMemory(req.body);
+    const body = shared ? new Uint8Array(req.body.buffer, req.body.byteOffset, req.body.byteLength)
+      : given ? new Uint8Array(req.body.buffer) : new Uint8Array(req.body);
     const job: TransformJob = { id, req: { ...req, body: body as Buffer, idSeed: new Uint8Array(req.idSeed) as Buffer }, ...(given ? { lent: true } : {}) };
     return new Promise<NativeBatch | string>((resolve, reject) => {
       this.track(id, { resolve: (b) => resolve(b as NativeBatch | string), reject, ...(given ? { lent: req } : {}) });
-      this.worker.postMessage(job, [body.buffer as ArrayBuffer]);
+      this.worker.postMessage(job, shared ? [] : [body.buffer as ArrayBuffer]);
     });
   }
 

@@ -4,6 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { loadDemo, startDemo, startDemoGenerator } from '../../src/demo-data.ts';
 import type { EngineService } from '../../src/endpoints/service.ts';
+import { generateEvents } from '../../src/gen/generate.ts';
+import { serializeEvent } from '../../src/gen/serialize.ts';
+import { END_US } from './helpers.ts';
 
 /** A service that records each body and stores it only when the test releases it. */
 function holdingService(): { service: EngineService; bodies: { source: string; lines: number }[]; release: () => void; releaseOne: () => void; waiting: () => number } {
@@ -77,5 +80,44 @@ describe('demo load', () => {
     stop();
     await new Promise((r) => setTimeout(r, 200));
     expect(failures).toEqual([]);
+  }, 30_000);
+
+  it('hands over the generator events byte for byte, each body unchanged until it is stored, slots reused out of order', async () => {
+    // The demo's own options (5 projects, 7 days, seed 42) at a fixed end: what `ringql gen` writes for them.
+    const events = 24_000;
+    const want = new Map<string, string[]>();
+    for (const { source, event } of generateEvents({ events, projects: 5, days: 7, seed: 42, endUs: END_US })) {
+      let lines = want.get(source);
+      if (!lines) want.set(source, (lines = []));
+      lines.push(serializeEvent(source, event));
+    }
+    const got = new Map<string, string[]>();
+    const held: { body: Buffer; copy: Buffer; release: () => void }[] = [];
+    let changed = 0;
+    const fake = {
+      ingestBodyVolatileAsync(source: string, body: Buffer): Promise<void> {
+        const lines = got.get(source) ?? [];
+        got.set(source, lines);
+        lines.push(...body.toString('utf8').split('\n'));
+        return new Promise<void>((resolve) => held.push({ body, copy: Buffer.from(body), release: resolve }));
+      },
+    };
+    const gen = startDemoGenerator(events, END_US);
+    const load = loadDemo(fake as unknown as EngineService, gen);
+    let finished = false;
+    void load.done.then(() => { finished = true; });
+    // Store bodies newest first, a few at a time: slots come back out of order and are written again.
+    while (!finished) {
+      await new Promise((r) => setTimeout(r, 5));
+      for (let k = 0; k < 3 && held.length > 0; k++) {
+        const h = held.pop()!;
+        if (!h.body.equals(h.copy)) changed++;
+        h.release();
+      }
+    }
+    expect(await load.done).toBe(events);
+    expect(changed).toBe(0);
+    expect([...got.keys()].sort()).toEqual([...want.keys()].sort());
+    for (const [source, lines] of want) expect(got.get(source)!.join('\n') === lines.join('\n')).toBe(true);
   }, 30_000);
 });
