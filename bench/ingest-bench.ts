@@ -11,6 +11,7 @@ import { demoBodies, smallEdgeBodies } from './ingest-corpus.ts';
 import { inproc, type InprocFigure } from './ingest-inproc.ts';
 import { generatorCeiling, httpIngest, type HttpFigure } from './ingest-http.ts';
 import { freePort } from '../test/helpers/main-process.ts';
+import { nodeFlags } from '../src/cli/node-flags.ts';
 
 const TOKEN = 'bench-token';
 
@@ -49,7 +50,8 @@ function procCpuS(pid: number): number {
 }
 
 /**
- * Seconds from spawning the server as `npm start` does (compiled dist/, built first when stale) with
+ * Seconds from spawning the server as `npm start` does (compiled dist/, built first when stale, its node
+ * flags and MALLOC_ARENA_MAX) with
  * RINGQL_DEMO=1 to its "listening" line (the demo's first batch stored) and to every demo event stored.
  */
 export async function demoLoad(): Promise<DemoFigure> {
@@ -58,9 +60,10 @@ export async function demoLoad(): Promise<DemoFigure> {
   if (built.status !== 0) throw new Error('the build of dist/ failed');
   const port = await freePort();
   const t = performance.now();
-  const child = spawn(process.execPath, ['--max-old-space-size=8192', 'dist/src/main.js'], {
+  // npm start's node flags (V8 heap limit, young-generation cap) and glibc arenas, as it runs the server.
+  const child = spawn(process.execPath, [...nodeFlags(process.env), 'dist/src/main.js'], {
     cwd,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', RINGQL_DEMO: '1', RINGQL_ACCESS_TOKENS: TOKEN, RINGQL_STATE_DIR: mkdtempSync(join(tmpdir(), 'ringql-demo-bench-')) },
+    env: { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2', PORT: String(port), HOST: '127.0.0.1', RINGQL_DEMO: '1', RINGQL_ACCESS_TOKENS: TOKEN, RINGQL_STATE_DIR: mkdtempSync(join(tmpdir(), 'ringql-demo-bench-')) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
