@@ -99,12 +99,33 @@ describe('LIMIT inside an aggregate', () => {
     for (const [n, want] of [['1', ['a']], ['3', ['a', 'b', 'c']], ['2', ['a', 'b']], ['1', ['a']], ['2', ['a', 'b']]] as const) {
       expect(run(n), `n=${n}`).toEqual([{ a: want }]);
     }
+    // A parameter in an ORDER BY key: templates put each new value in.
+    const byDir = prepare(parseSavedQuery(`${ABC} select string_agg(id, '' order by if(@dir = 'up', id, null), id desc) as s from t`), { catalog: catalogFromStore(fixtureStore()), declaredParams: null, physical: {} });
+    for (const dir of ['up', 'down', 'up', 'sideways', 'up', 'down']) {
+      const got = runToRows(instantiate(byDir, new Map([['dir', dir]]), { nowUs: FIXTURE_NOW }).logical);
+      expect(got, dir).toEqual([{ s: dir === 'up' ? 'abc' : 'cba' }]);
+    }
   });
 
   it('keeps the best n of many rows', () => {
     const key = (x: number) => (x * 7919) % 5000;
     const want = Array.from({ length: 5000 }, (_, i) => i + 1).sort((p, q) => key(q) - key(p)).slice(0, 3);
     expect(one('select array_agg(x order by mod(x * 7919, 5000) desc limit 3) as a from unnest(generate_array(1, 5000)) as x')).toEqual({ a: want });
+  });
+});
+
+describe('over a stored source', () => {
+  it('reads the sort-key columns though nothing else does (column pruning keeps them)', () => {
+    const top = rows('select t.id from `edge.logs.prod` t order by t.timestamp desc, t.id limit 3').map((r) => r.id);
+    expect(top).toHaveLength(3);
+    expect(one('select array_agg(t.id order by t.timestamp desc, t.id limit 3) as a from `edge.logs.prod` t')).toEqual({ a: top });
+  });
+
+  it('an ORDER BY key computed from a parameter orders by that value', () => {
+    const store = fixtureStore();
+    const q = `${ABC} select string_agg(id, '' order by if(@dir = 'up', id, null), id desc) as s from t`;
+    expect(querySql(store, q, { nowUs: FIXTURE_NOW, params: new Map([['dir', 'up']]) })).toEqual([{ s: 'abc' }]);
+    expect(querySql(store, q, { nowUs: FIXTURE_NOW, params: new Map([['dir', 'down']]) })).toEqual([{ s: 'cba' }]);
   });
 });
 
