@@ -22,7 +22,7 @@ export function columnUses(root: Plan): ColumnUses {
         return;
       case 'const': return;
       case 'call': case 'and': case 'or': e.args.forEach(expr); return;
-      case 'agg': e.args.forEach(expr); return;
+      case 'agg': e.args.forEach(expr); e.mods?.order.forEach((o) => expr(o.expr)); return;
       case 'not': case 'cast': expr(e.arg); return;
       case 'case': for (const w of e.whens) { expr(w.when); expr(w.then); } expr(e.else); return;
       case 'in': expr(e.arg); e.list.forEach(expr); return;

@@ -13,6 +13,7 @@ import { failAt, posDetails } from './bind-error.ts';
 import { datePartArg } from './bind-literal.ts';
 import { subqueryPlan } from './bind-subquery.ts';
 import type { ExprBind, ExprCtx } from './expr-ctx.ts';
+import { bindAggMods, rejectModifiers } from './bind-agg-mods.ts';
 
 export function bindCall(x: ExprBind, e: Extract<Expr, { kind: 'call' }>, ctx: ExprCtx): BExpr {
   const name = e.name.toUpperCase();
@@ -26,8 +27,11 @@ export function bindCall(x: ExprBind, e: Extract<Expr, { kind: 'call' }>, ctx: E
     const n = e.star ? 0 : args.length;
     if (n < agg.minArgs || n > agg.maxArgs) failAt('query_error', `${name} expects ${arity(agg.minArgs, agg.maxArgs)}, got ${n}`, e.pos);
     if (name === 'COUNTIF') args[0] = expectBool(args[0]!, 'COUNTIF', e.pos);
-    return { k: 'agg', agg, args, distinct: !!e.distinct, star: !!e.star, type: agg.type(args.map((a) => a.type)) };
+    const mods = bindAggMods(x, e, name, args, inner);
+    const node: BExpr = { k: 'agg', agg, args, distinct: !!e.distinct, star: !!e.star, type: agg.type(args.map((a) => a.type)) };
+    return mods ? { ...node, mods } : node;
   }
+  rejectModifiers(e, name);
   if (name === 'CURRENT_TIMESTAMP' || name === 'NOW') {
     if (e.args.length) failAt('query_error', `${name} takes no arguments`, e.pos);
     return { k: 'const', value: x.host.nowUs, type: 'TIMESTAMP', clock: 'affine' };

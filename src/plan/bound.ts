@@ -52,7 +52,17 @@ export type BExpr =
   | { k: 'subscript'; base: BExpr; index: BExpr; mode: 'offset' | 'safe_offset' | 'ordinal' | 'safe_ordinal'; type: SqlType }
   | { k: 'array'; elements: BExpr[]; type: 'ARRAY' }
   | { k: 'struct'; fields: { name: string; expr: BExpr }[]; type: 'STRUCT' }
-  | { k: 'agg'; agg: AggDef; args: BExpr[]; distinct: boolean; star: boolean; type: SqlType };
+  | { k: 'agg'; agg: AggDef; args: BExpr[]; distinct: boolean; star: boolean; type: SqlType; mods?: AggMods };
+
+/**
+ * Modifiers inside an aggregate call (ARRAY_AGG / STRING_AGG): rows whose argument is NULL dropped,
+ * sort keys over the input row (ASC puts NULLs first), and the most inputs kept. Absent when none apply.
+ */
+export interface AggMods {
+  ignoreNulls: boolean;
+  order: { expr: BExpr; desc: boolean; nullsFirst: boolean }[];
+  limit: number | null;
+}
 
 export interface ScanPlan {
   k: 'scan';

@@ -2,7 +2,7 @@
 // Golden tests compare this text, so it is stable: no ids, timestamps as ISO strings.
 
 import { formatTimestamp } from '../core/time.ts';
-import type { BExpr, Plan } from './bound.ts';
+import type { AggMods, BExpr, Plan } from './bound.ts';
 
 export function explainPlan(plan: Plan): string {
   const lines: string[] = [];
@@ -78,6 +78,11 @@ export function expr(e: BExpr): string {
     case 'subscript': return `${expr(e.base)}[${e.mode.toUpperCase()}(${expr(e.index)})]`;
     case 'array': return `[${e.elements.map(expr).join(', ')}]`;
     case 'struct': return `STRUCT(${e.fields.map((f) => `${expr(f.expr)} AS ${f.name}`).join(', ')})`;
-    case 'agg': return `${e.agg.name}(${e.distinct ? 'DISTINCT ' : ''}${e.star ? '*' : e.args.map(expr).join(', ')})`;
+    case 'agg': return `${e.agg.name}(${e.distinct ? 'DISTINCT ' : ''}${e.star ? '*' : e.args.map(expr).join(', ')}${e.mods ? explainMods(e.mods, expr) : ''})`;
   }
+}
+
+function explainMods(m: AggMods, expr: (e: BExpr) => string): string {
+  const order = m.order.map((o) => `${expr(o.expr)} ${o.desc ? 'DESC' : 'ASC'} NULLS ${o.nullsFirst ? 'FIRST' : 'LAST'}`).join(', ');
+  return `${m.ignoreNulls ? ' IGNORE NULLS' : ''}${order ? ` ORDER BY ${order}` : ''}${m.limit !== null ? ` LIMIT ${m.limit}` : ''}`;
 }

@@ -1,7 +1,7 @@
 // Canonical text of a bound expression (equal keys mean the same computation), with the ids that
 // name subquery plans inside such keys.
 
-import type { BExpr } from './bound.ts';
+import type { AggMods, BExpr } from './bound.ts';
 
 /** Canonical text of an expression: equal keys mean the same computation over the same columns (as `col` names them). */
 export function exprKey(e: BExpr, col: (id: number) => string = (id) => '#' + id): string {
@@ -22,8 +22,14 @@ export function exprKey(e: BExpr, col: (id: number) => string = (id) => '#' + id
     case 'subscript': return k(e.base) + '[' + e.mode + ':' + k(e.index) + ']';
     case 'array': return '[' + e.elements.map(k).join(',') + ']';
     case 'struct': return 'struct(' + e.fields.map((f) => f.name + ':' + k(f.expr)).join(',') + ')';
-    case 'agg': return (e.distinct ? 'distinct ' : '') + e.agg.name + '(' + (e.star ? '*' : e.args.map(k).join(',')) + ')';
+    case 'agg': return (e.distinct ? 'distinct ' : '') + e.agg.name + '(' + (e.star ? '*' : e.args.map(k).join(',')) + (e.mods ? modsKey(e.mods, k) : '') + ')';
   }
+}
+
+/** An aggregate's modifiers in its key, so `ARRAY_AGG(x)` and `ARRAY_AGG(x ORDER BY y)` never share a column or plan. */
+function modsKey(m: AggMods, k: (e: BExpr) => string): string {
+  const order = m.order.map((o) => k(o.expr) + (o.desc ? ' desc' : ' asc') + (o.nullsFirst ? ' nf' : ' nl')).join(',');
+  return (m.ignoreNulls ? ' ignorenulls' : '') + (order ? ' orderby ' + order : '') + (m.limit !== null ? ' limit ' + m.limit : '');
 }
 
 const subqueryIds = new WeakMap<object, number>();

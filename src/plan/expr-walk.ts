@@ -19,7 +19,7 @@ export function mapChildren(e: BExpr, f: (c: BExpr) => BExpr): BExpr {
     case 'subscript': return { ...e, base: f(e.base), index: f(e.index) };
     case 'array': return { ...e, elements: e.elements.map(f) };
     case 'struct': return { ...e, fields: e.fields.map((x) => ({ name: x.name, expr: f(x.expr) })) };
-    case 'agg': return { ...e, args: e.args.map(f) };
+    case 'agg': return e.mods ? { ...e, args: e.args.map(f), mods: { ...e.mods, order: e.mods.order.map((o) => ({ ...o, expr: f(o.expr) })) } } : { ...e, args: e.args.map(f) };
   }
 }
 

@@ -4,6 +4,7 @@
 import type { BExpr } from '../../plan/bound.ts';
 import type { Accessor } from '../../plan/compile-expr.ts';
 import type { Accumulator } from '../../fn/registry.ts';
+import { modifiedAccumulator } from '../../fn/agg-modifiers.ts';
 import { arrayAccessor, type Operator } from '../operator.ts';
 import { groupKey, type Value } from '../../core/values.ts';
 import type { ExecContext } from '../context.ts';
@@ -11,6 +12,14 @@ import type { ExecContext } from '../context.ts';
 interface Group {
   keys: Value[];
   accs: Accumulator[];
+}
+
+function newAccumulator(a: Extract<BExpr, { k: 'agg' }>): Accumulator {
+  const consts = a.args.map((x) => (x.k === 'const' ? x.value : undefined));
+  if (!a.mods) return a.agg.create(consts, a.distinct);
+  const { ignoreNulls, order, limit } = a.mods;
+  const keys = order.map((o) => ({ desc: o.desc, nullsFirst: o.nullsFirst }));
+  return modifiedAccumulator(a.agg.create(consts, false), { name: a.agg.name, nArgs: a.args.length, distinct: a.distinct, ignoreNulls, keys, limit });
 }
 
 export class AggregateExec implements Operator {
@@ -35,14 +44,15 @@ export class AggregateExec implements Operator {
     private readonly ctx: ExecContext,
   ) {
     this.keyAccs = keys.map(compile);
-    this.argAccs = aggs.map((a) => (a.star ? [] : a.args.map(compile)));
+    // An aggregate with ORDER BY also reads its sort keys, after its arguments.
+    this.argAccs = aggs.map((a) => (a.star ? [] : [...a.args, ...(a.mods?.order.map((o) => o.expr) ?? [])].map(compile)));
     this.ids = outIds;
     this.single = keys.length === 0 ? this.newGroup([]) : null;
     this.scratch = this.argAccs.map((a) => new Array<Value>(a.length));
   }
 
   private newGroup(keys: Value[]): Group {
-    return { keys, accs: this.aggs.map((a) => a.agg.create(a.args.map((x) => (x.k === 'const' ? x.value : undefined)), a.distinct)) };
+    return { keys, accs: this.aggs.map(newAccumulator) };
   }
 
   next(): unknown[] | null {
