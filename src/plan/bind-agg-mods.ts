@@ -25,8 +25,9 @@ function written(e: Call): Modifier[] {
   return out;
 }
 
-/** Fails when a call of a function that takes no modifiers (any scalar function) has one. */
+/** Fails when a call of a function that takes no modifiers (any scalar function) has one, DISTINCT included. */
 export function rejectModifiers(e: Call, name: string): void {
+  if (e.distinct) failAt('query_error', `${name} does not support DISTINCT (only aggregate functions do)`, e.pos);
   const m = written(e)[0];
   if (m) failAt('query_error', `${name} does not support ${m}`, e.limit?.pos ?? e.pos);
 }

@@ -154,6 +154,8 @@ describe('modifiers where BigQuery does not allow them', () => {
     ['select max(x ignore nulls) from unnest([1, 2]) as x', 'MAX does not support IGNORE NULLS'],
     ["select string_agg(x respect nulls) from unnest(['a']) as x", 'STRING_AGG does not support RESPECT NULLS'],
     ["select upper(x order by x) from unnest(['a']) as x", 'UPPER does not support ORDER BY'],
+    ["select upper(distinct x) from unnest(['a']) as x", 'UPPER does not support DISTINCT'],
+    ["select upper(distinct 'a') as u", 'UPPER does not support DISTINCT'],
     ['select array_agg(x limit x) from unnest([1, 2]) as x', 'The LIMIT of ARRAY_AGG needs a constant non-negative integer'],
     ['select array_agg(x limit -1) from unnest([1, 2]) as x', 'The LIMIT of ARRAY_AGG needs a constant non-negative integer'],
   ])('%s', (sql, msg) => {
