@@ -2,7 +2,8 @@
 // arrive as the arguments followed by the sort-key values; ordered rows are sorted before result().
 
 import { activeMeter, valueTooLarge } from '../core/work-meter.ts';
-import { groupKey, sortCompare, type Value } from '../core/values.ts';
+import { groupKey, type Value } from '../core/values.ts';
+import { compareSortKeys } from '../core/sort-keys.ts';
 import type { Accumulator } from './registry.ts';
 
 export interface AggModSpec {
@@ -23,18 +24,14 @@ export function modifiedAccumulator(inner: Accumulator, spec: AggModSpec): Accum
 
 /** No ORDER BY: rows pass straight through in input order until LIMIT kept rows. */
 function streamingAccumulator(inner: Accumulator, spec: AggModSpec): Accumulator {
-  const seen = spec.distinct ? new Set<string>() : null;
+  const isNew = distinctFilter(spec);
   let kept = 0;
   return {
     add(a) {
       if (spec.limit !== null && kept >= spec.limit) return;
       const v = a[0] ?? null;
       if (v === null && spec.ignoreNulls) return;
-      if (seen) {
-        const k = groupKey(v);
-        if (seen.has(k)) return;
-        seen.add(k);
-      }
+      if (!isNew(v)) return;
       kept++;
       inner.add(a);
     },
@@ -45,7 +42,7 @@ function streamingAccumulator(inner: Accumulator, spec: AggModSpec): Accumulator
 /** ORDER BY: rows are buffered (with LIMIT, cut back to the best `limit` now and then) and sorted at the end. */
 function orderedAccumulator(inner: Accumulator, spec: AggModSpec): Accumulator {
   let rows: Value[][] = [];
-  const seen = spec.distinct ? new Set<string>() : null;
+  const isNew = distinctFilter(spec);
   const cmp = rowCompare(spec);
   const cap = activeMeter().limits.maxValueBytes;
   let chars = 0;
@@ -58,11 +55,7 @@ function orderedAccumulator(inner: Accumulator, spec: AggModSpec): Accumulator {
       const v = a[0] ?? null;
       if (v === null && spec.ignoreNulls) return;
       // DISTINCT orders by the argument itself, so the first of equal values is as good as any.
-      if (seen) {
-        const k = groupKey(v);
-        if (seen.has(k)) return;
-        seen.add(k);
-      }
+      if (!isNew(v)) return;
       rows.push(a.slice());
       if (spec.limit !== null) {
         if (rows.length >= 2 * spec.limit + 1024) compact();
@@ -81,19 +74,20 @@ function orderedAccumulator(inner: Accumulator, spec: AggModSpec): Accumulator {
   };
 }
 
+/** With DISTINCT, whether a value is seen for the first time (always true without DISTINCT). */
+function distinctFilter(spec: AggModSpec): (v: Value) => boolean {
+  if (!spec.distinct) return () => true;
+  const seen = new Set<string>();
+  return (v) => {
+    const k = groupKey(v);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  };
+}
+
 /** BigQuery ordering of sort-key values: NULLs first ascending / last descending unless NULLS says; stable ties. */
 function rowCompare(spec: AggModSpec): (a: Value[], b: Value[]) => number {
   const { nArgs, keys } = spec;
-  return (a, b) => {
-    for (let i = 0; i < keys.length; i++) {
-      const x = a[nArgs + i] ?? null, y = b[nArgs + i] ?? null;
-      if (x === null || y === null) {
-        if (x === y) continue;
-        return (x === null) === keys[i]!.nullsFirst ? -1 : 1;
-      }
-      const c = sortCompare(x, y);
-      if (c !== 0) return keys[i]!.desc ? -c : c;
-    }
-    return 0;
-  };
+  return (a, b) => compareSortKeys(a, nArgs, b, nArgs, keys);
 }

@@ -5,7 +5,8 @@ import type { Accessor } from '../../plan/compile-expr.ts';
 import type { Operator } from '../operator.ts';
 import type { ScanRow } from '../scan-row.ts';
 import type { ExecContext } from '../context.ts';
-import { sortCompare, type Value } from '../../core/values.ts';
+import type { Value } from '../../core/values.ts';
+import { compareSortKeys } from '../../core/sort-keys.ts';
 
 const BATCH = 1024;
 
@@ -26,18 +27,7 @@ export class SortExec implements Operator {
   private readonly cmp: (a: Keyed, b: Keyed) => number;
 
   constructor(private readonly input: Operator, private readonly keys: { acc: Accessor; desc: boolean; nullsFirst: boolean }[], private readonly ctx: ExecContext) {
-    this.cmp = (a, b) => {
-      for (let i = 0; i < keys.length; i++) {
-        const x = a.k[i]!, y = b.k[i]!;
-        if (x === null || y === null) {
-          if (x === y) continue;
-          return (x === null) === keys[i]!.nullsFirst ? -1 : 1;
-        }
-        const c = sortCompare(x, y);
-        if (c !== 0) return keys[i]!.desc ? -c : c;
-      }
-      return 0;
-    };
+    this.cmp = (a, b) => compareSortKeys(a.k, 0, b.k, 0, keys);
   }
 
   /** Sorts the run being filled (a stable sort) and starts a new one. */
