@@ -47,8 +47,8 @@ function postOne(agent: Agent, port: number, b: Body): Promise<void> {
   });
 }
 
-/** Posts every body with `inflight` requests open at once; events/s and the client's CPU share. */
-async function post(port: number, bodies: Body[], inflight: number): Promise<{ eventsPerS: number; clientCpu: number; events: number }> {
+/** Posts every body with `inflight` requests open at once; events/s, wall ms and the client's CPU share. */
+export async function postBodies(port: number, bodies: Body[], inflight: number): Promise<{ eventsPerS: number; clientCpu: number; events: number; ms: number }> {
   let next = 0, events = 0;
   const agent = new Agent({ keepAlive: true, maxSockets: inflight });
   const cpu0 = process.cpuUsage(), t = performance.now();
@@ -62,7 +62,7 @@ async function post(port: number, bodies: Body[], inflight: number): Promise<{ e
   await Promise.all(Array.from({ length: inflight }, worker));
   const ms = performance.now() - t, cpu = process.cpuUsage(cpu0);
   agent.destroy();
-  return { eventsPerS: events / (ms / 1000), clientCpu: (cpu.user + cpu.system) / 1000 / ms, events };
+  return { eventsPerS: events / (ms / 1000), clientCpu: (cpu.user + cpu.system) / 1000 / ms, events, ms };
 }
 
 export async function httpIngest(bodies: Body[], inflight = 4): Promise<HttpFigure> {
@@ -73,7 +73,7 @@ export async function httpIngest(bodies: Body[], inflight = 4): Promise<HttpFigu
   });
   try {
     const c0 = procCpu(child.pid!);
-    const r = await post(port, bodies, inflight);
+    const r = await postBodies(port, bodies, inflight);
     const c1 = procCpu(child.pid!);
     return { eventsPerS: r.eventsPerS, clientCpu: r.clientCpu, serverCpuUs: ((c1.all - c0.all) * 1e6) / r.events, mainThreadCpuUs: ((c1.main - c0.main) * 1e6) / r.events };
   } finally {
@@ -93,7 +93,7 @@ export async function generatorCeiling(bodies: Body[], inflight = 4): Promise<{ 
       sink.stdout!.once('data', (d: Buffer) => resolve(Number(d.toString().trim())));
       sink.once('exit', (c) => reject(new Error(`the sink exited (${c})`)));
     });
-    const r = await post(port, bodies, inflight);
+    const r = await postBodies(port, bodies, inflight);
     return { eventsPerS: r.eventsPerS, clientCpu: r.clientCpu };
   } finally {
     sink.kill();

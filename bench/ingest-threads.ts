@@ -3,10 +3,10 @@
 // Usage: npx tsx bench/ingest-threads.ts [demo|small] [events=60000] [rounds=3]
 
 import { appendFileSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
-import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { demoBodies, smallEdgeBodies, type Body } from './ingest-corpus.ts';
+import { demoBodies, smallEdgeBodies } from './ingest-corpus.ts';
+import { postBodies } from './ingest-http.ts';
 import { freePort, startMainProcess } from '../test/helpers/main-process.ts';
 
 const TOKEN = 'bench-token';
@@ -23,33 +23,6 @@ function threadCpu(pid: number): Map<string, number> {
     } catch { /* the thread ended */ }
   }
   return out;
-}
-
-function postOne(agent: Agent, port: number, b: Body): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, agent, method: 'POST', path: `/api/logs?source_name=${b.source}`, headers: { 'X-API-KEY': TOKEN, 'Content-Type': 'application/json', 'Content-Length': b.bytes.length } }, (res) => {
-      res.resume();
-      res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`ingest answered ${res.statusCode}`))));
-    });
-    req.on('error', reject);
-    req.end(b.bytes);
-  });
-}
-
-async function post(port: number, bodies: Body[], inflight: number): Promise<{ events: number; ms: number }> {
-  let next = 0, events = 0;
-  const agent = new Agent({ keepAlive: true, maxSockets: inflight });
-  const t = performance.now();
-  const worker = async (): Promise<void> => {
-    while (next < bodies.length) {
-      const b = bodies[next++]!;
-      await postOne(agent, port, b);
-      events += b.events;
-    }
-  };
-  await Promise.all(Array.from({ length: inflight }, worker));
-  agent.destroy();
-  return { events, ms: performance.now() - t };
 }
 
 async function main(): Promise<void> {
@@ -70,7 +43,7 @@ async function main(): Promise<void> {
   try {
     for (let round = 0; round < Number(r); round++) {
       const c0 = threadCpu(child.pid!);
-      const { events, ms } = await post(port, bodies, 4);
+      const { events, ms } = await postBodies(port, bodies, 4);
       const c1 = threadCpu(child.pid!);
       const by = new Map<string, number>();
       let all = 0;
