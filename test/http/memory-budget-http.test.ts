@@ -34,8 +34,12 @@ describe('RINGQL_MAX_MEMORY over HTTP', () => {
       const full = await health();
       expect(full.used_bytes).toBeLessThanOrEqual(full.max_bytes);
       expect(full.evicted_for_budget).toBeGreaterThan(0);
-      expect(full.sources['edge.logs.prod']).toBeGreaterThan(2 ** 20);
+      // The budget evicts the oldest rows, not the whole source: edge keeps its newest events. How many
+      // depends on the process overhead sampled meanwhile (the store target is floored at 2 MiB here,
+      // and edge has held 0.9-1.4 MiB of it), so the bound is a quarter of that floor.
+      expect(full.sources['edge.logs.prod']).toBeGreaterThan(2 ** 19);
       const rows = ((await (await fetch(`${base}/health`)).json()) as { rows: Record<string, number> }).rows;
+      expect(rows['edge.logs.prod']).toBeGreaterThan(0);
       expect(rows['edge.logs.prod']).toBe(16_000 - full.evicted_for_budget);
     } finally {
       child.kill('SIGKILL');
