@@ -6,6 +6,7 @@ import type { AggMods, BExpr } from './bound.ts';
 import { exprKey } from './expr-key.ts';
 import { notePin } from './param-trace.ts';
 import { failAt } from './bind-error.ts';
+import { requireOrderable } from './orderable.ts';
 import type { ExprBind, ExprCtx } from './expr-ctx.ts';
 
 type Modifier = 'IGNORE NULLS' | 'RESPECT NULLS' | 'ORDER BY' | 'LIMIT';
@@ -41,11 +42,11 @@ export function bindAggMods(x: ExprBind, e: Call, name: string, args: BExpr[], i
   for (const m of written(e)) {
     if (!allowed?.has(m)) failAt('query_error', `${name} does not support ${m}`, e.pos);
   }
-  const order = (e.orderBy ?? []).map((o) => ({
-    expr: x.bind(o.expr, { ...inner, clause: `the ORDER BY of ${name}` }),
-    desc: o.desc,
-    nullsFirst: o.nulls ? o.nulls === 'first' : !o.desc,
-  }));
+  const order = (e.orderBy ?? []).map((o) => {
+    const expr = x.bind(o.expr, { ...inner, clause: `the ORDER BY of ${name}` });
+    requireOrderable(expr.type, `The ORDER BY of ${name}`, o.expr.pos ?? e.pos);
+    return { expr, desc: o.desc, nullsFirst: o.nulls ? o.nulls === 'first' : !o.desc };
+  });
   if (e.distinct && order.length) {
     const argKey = exprKey(args[0]!);
     if (order.some((o) => exprKey(o.expr) !== argKey)) {

@@ -5,6 +5,7 @@ import type { OrderItem } from '../sql/ast.ts';
 import type { Plan } from './bound.ts';
 import { colRef } from './bind-name.ts';
 import { fail } from './query-binder.ts';
+import { requireOrderable } from './orderable.ts';
 
 /** ORDER BY item → index of the select output it names (ordinal or alias), or null. */
 export function orderOutputIndex(o: OrderItem, items: { name?: string }[]): number | null {
@@ -28,6 +29,7 @@ export function orderByOutputs(plan: Plan, orderBy: OrderItem[]): Plan {
   const keys = orderBy.map((o) => {
     const i = orderOutputIndex(o, plan.cols);
     if (i === null) fail('query_error', 'ORDER BY after a set operation must name an output column or position', o.expr.pos);
+    requireOrderable(plan.cols[i]!.type, 'ORDER BY', o.expr.pos);
     return { expr: colRef(plan.cols[i]!), desc: o.desc, nullsFirst: o.nulls ? o.nulls === 'first' : !o.desc };
   });
   return { k: 'sort', input: plan, keys, cols: plan.cols };

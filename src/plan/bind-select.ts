@@ -11,6 +11,7 @@ import { FromScope, type CteScope } from './scope.ts';
 import { hasAggregate } from './has-aggregate.ts';
 import { bindFrom } from './bind-from.ts';
 import { expandStars, type SelectListItem } from './bind-select-items.ts';
+import { requireOrderable } from './orderable.ts';
 import { orderOutputIndex } from './bind-order.ts';
 import { bindGrouped, type BoundClauses, type OrderExpr } from './bind-grouped.ts';
 import { fail, type QueryBinder } from './query-binder.ts';
@@ -62,6 +63,7 @@ function projectAndSort(b: QueryBinder, sel: Select, items: SelectListItem[], bo
   const projCols = [...outCols];
   const sortKeys: { expr: BExpr; desc: boolean; nullsFirst: boolean }[] = [];
   for (const o of orderExprs) {
+    requireOrderable(o.expr.type, 'ORDER BY', o.item.expr.pos);
     let idx = o.output ?? projExprs.findIndex((p) => exprKey(p) === exprKey(o.expr));
     if (idx < 0) {
       if (sel.distinct) fail('query_error', 'ORDER BY clause expression references a column which is not visible after SELECT DISTINCT', o.item.expr.pos);

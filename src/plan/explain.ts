@@ -78,11 +78,12 @@ export function expr(e: BExpr): string {
     case 'subscript': return `${expr(e.base)}[${e.mode.toUpperCase()}(${expr(e.index)})]`;
     case 'array': return `[${e.elements.map(expr).join(', ')}]`;
     case 'struct': return `STRUCT(${e.fields.map((f) => `${expr(f.expr)} AS ${f.name}`).join(', ')})`;
-    case 'agg': return `${e.agg.name}(${e.distinct ? 'DISTINCT ' : ''}${e.star ? '*' : e.args.map(expr).join(', ')}${e.mods ? explainMods(e.mods, expr) : ''})`;
+    case 'agg': return `${e.agg.name}(${e.distinct ? 'DISTINCT ' : ''}${e.star ? '*' : e.args.map(expr).join(', ')}${e.mods ? explainMods(e.mods, expr, e.agg.name === 'STRING_AGG') : ''})`;
   }
 }
 
-function explainMods(m: AggMods, expr: (e: BExpr) => string): string {
+/** An aggregate's modifiers as written; STRING_AGG always skips NULLs, so the IGNORE NULLS the binder implies for it is not shown. */
+function explainMods(m: AggMods, expr: (e: BExpr) => string, skipsNulls: boolean): string {
   const order = m.order.map((o) => `${expr(o.expr)} ${o.desc ? 'DESC' : 'ASC'} NULLS ${o.nullsFirst ? 'FIRST' : 'LAST'}`).join(', ');
-  return `${m.ignoreNulls ? ' IGNORE NULLS' : ''}${order ? ` ORDER BY ${order}` : ''}${m.limit !== null ? ` LIMIT ${m.limit}` : ''}`;
+  return `${m.ignoreNulls && !skipsNulls ? ' IGNORE NULLS' : ''}${order ? ` ORDER BY ${order}` : ''}${m.limit !== null ? ` LIMIT ${m.limit}` : ''}`;
 }
