@@ -1,6 +1,6 @@
 // Server CPU per event over HTTP, by thread (issue 16): the ingest bench's load (500-event bodies, 4 in
 // flight, WAL on) against a ringql server, its threads' CPU µs/event grouped by thread name.
-// Usage: npx tsx bench/ingest-threads.ts [demo|small] [events=60000] [rounds=3]
+// Usage: npx tsx bench/ingest-threads.ts [demo|small] [events=60000] [rounds=3, at least 2: round 0 is a warm-up]
 
 import { appendFileSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,6 +27,8 @@ function threadCpu(pid: number): Map<string, number> {
 
 async function main(): Promise<void> {
   const [kind = 'demo', n = '60000', r = '3'] = process.argv.slice(2);
+  // Round 0 warms the server (JIT, first seals) and is printed but not counted, so a median needs a second.
+  if (!(Number(r) >= 2)) throw new Error(`rounds must be at least 2 (round 0 is a warm-up): got ${r}`);
   const now = Date.now() * 1000;
   const bodies = kind === 'small' ? smallEdgeBodies(Number(n), now) : demoBodies(Number(n), now);
   const port = await freePort();
