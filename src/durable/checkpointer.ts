@@ -10,32 +10,10 @@ import { MANIFEST_FILE, readManifest, writeManifest, type Manifest, type Manifes
 import { encodePartFileSliced } from './part-file.ts';
 import { TimeSlicer } from '../core/time-slicer.ts';
 import type { Wal } from './wal.ts';
+import type { ImagePart } from '../store/source-image.ts';
 
-/** One piece of a source's state. Immutable parts (a sealed segment) are written once and kept while listed. */
-export interface CheckpointPart {
-  /** Unique within the source, stable while the part lives; file-name safe characters are kept, others replaced. */
-  key: string;
-  immutable: boolean;
-  events: number;
-  /**
-   * The part's bytes as of the snapshot; called just before the part is written (one part at a time, so
-   * a checkpoint never holds every part's bytes at once), only for parts the checkpoint writes.
-   */
-  chunks(): Buffer[];
-  /** Whether the part's events were evicted since the snapshot: the checkpoint then leaves it out (absent: never). */
-  evicted?(): boolean;
-  /** Bytes the part keeps alive outside the store while it waits to be written (absent or 0: the store still holds them). */
-  detachedBytes?(): number;
-  /** Bytes of chunks() that are the store's own buffers, not copies (a segment's compressed blocks). */
-  sharedBytes?(): number;
-  /**
-   * Called when the checkpoint queues the part to write, and release() once it is written, left out or the
-   * checkpoint ends: meanwhile the store keeps the part's data as it is (a sealed segment is not merged
-   * away), so the checkpoint never holds a copy the store has let go of and replaced.
-   */
-  hold?(): void;
-  release?(): void;
-}
+/** One piece of a source's state, as the store offers it (source-image.ts says what each member means). */
+export type CheckpointPart = ImagePart;
 
 /** What the store offers a checkpoint: its sources' parts, taken in one synchronous call (null: cannot be checkpointed now). */
 export interface Checkpointable {

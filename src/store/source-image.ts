@@ -11,19 +11,28 @@ import { ChunkReader, arrayChunk, jsonChunk, readArray } from './image-io.ts';
 import type { SchemaImage } from './schema-image.ts';
 import type { OpenSegment } from './open-segment.ts';
 
-/** One piece of a source's state, as the durable layer's Checkpointer takes it. */
+/** One piece of a source's state, as the durable layer's Checkpointer takes it. Immutable parts (a sealed segment) are written once and kept while listed. */
 export interface ImagePart {
+  /** Unique within the source, stable while the part lives; file-name safe characters are kept, others replaced. */
   key: string;
   immutable: boolean;
   events: number;
+  /**
+   * The part's bytes as of the snapshot; called just before the part is written (one part at a time, so
+   * a checkpoint never holds every part's bytes at once), only for parts the checkpoint writes.
+   */
   chunks(): Buffer[];
-  /** Whether the part's rows were evicted since the snapshot (a checkpoint then leaves it out). */
+  /** Whether the part's rows were evicted since the snapshot: the checkpoint then leaves it out (absent: never). */
   evicted?(): boolean;
-  /** Bytes the part keeps alive that the store no longer counts (its segment left the store). */
+  /** Bytes the part keeps alive outside the store while it waits to be written (its segment left the store; absent or 0: the store still holds them). */
   detachedBytes?(): number;
-  /** Bytes of chunks() that are the store's own buffers rather than copies. */
+  /** Bytes of chunks() that are the store's own buffers, not copies (a segment's compressed blocks). */
   sharedBytes?(): number;
-  /** While held (a checkpoint has yet to write it), a sealed segment is not merged away. */
+  /**
+   * Called when the checkpoint queues the part to write, and release() once it is written, left out or the
+   * checkpoint ends: meanwhile the store keeps the part's data as it is (a sealed segment is not merged
+   * away), so the checkpoint never holds a copy the store has let go of and replaced.
+   */
   hold?(): void;
   release?(): void;
 }
