@@ -2,7 +2,7 @@
 // JSON line with every figure and the query results' fingerprints (compared with the peer's).
 //   node --expose-gc --import tsx bench/engine-child.ts <ndjson-file> <events> <timeMs>
 
-import { loadEngine, runCold, runWarm, tiny, parsePlanTasks, ingestTask } from './engine-bench.ts';
+import { loadEngine, runCold, runColdServed, runWarm, tiny, parsePlanTasks, ingestTask } from './engine-bench.ts';
 import { benchQueries } from './queries.ts';
 import { fingerprint } from './fingerprint.ts';
 import { figure, timeRuns, progress, type Figure } from './stats.ts';
@@ -25,7 +25,7 @@ for (const [label, project] of Object.entries(eng.projects)) {
     first[`${q.name} [${label}]`] = performance.now() - t;
     fps[`${q.name} [${label}]`] = fingerprint(q, JSON.parse(r.body.toString()).result as Record<string, unknown>[]);
   }
-  const res = await tiny(qs.map((q) => [`${q.name} [${label}]`, () => runCold(eng, q)]), timeMs);
+  const res = await tiny(qs.map((q) => [`${q.name} [${label}]`, () => runColdServed(eng, q)]), timeMs);
   for (const [k, v] of res) cold[k] = v;
   // Warm: usage.api-counts through the service (bucket cache) after its first computation.
   for (const q of qs.filter((x) => x.endpoint === 'usage.api-counts')) {

@@ -1,11 +1,12 @@
-// Cold logs.all [big] as bench/engine-child.ts times it (runCold), with the GCs that ran during the runs:
+// Cold logs.all [big] as bench/engine-child.ts times it (runColdServed), with the GCs that ran during the runs:
 // per-query median/CPU, scavenges and mark-compacts per 1000 queries and their pause. Issue 14's young-generation row.
 //   node --expose-gc [--max-semi-space-size=N] --import tsx bench/young-gen-probe.ts <ndjson-file> <events> [runs] [rounds]
+// PROBE_DROP=1: bodies are dropped after each run (runCold, as the bench timed them before 2026-11-25 13:30).
 
 import { PerformanceObserver, constants, type PerformanceEntry } from 'node:perf_hooks';
 import { getHeapSpaceStatistics } from 'node:v8';
-import { loadEngine, runCold } from './engine-bench.ts';
-import { benchQueries } from './queries.ts';
+import { loadEngine, runCold, runColdServed } from './engine-bench.ts';
+import { benchQueries, type BenchQuery } from './queries.ts';
 import { figure, num, progress } from './stats.ts';
 import { INGEST_ADDON } from '../src/store/native-ingest.ts';
 
@@ -30,8 +31,9 @@ const eng = await loadEngine({ path: path!, events: Number(eventsArg), bytes: 0 
 const mib = (b: number): string => (b / 2 ** 20).toFixed(1);
 process.stdout.write(`loaded: resident growth ${mib(eng.memory.rssGrowth)} MiB (peak ${mib(eng.memory.peakGrowth)}), counted ${mib(eng.memory.counted)} MiB\n`);
 progress(`loaded ${eng.memory.events} events; big project ${eng.projects.big}; new space ${(newSpace() / 2 ** 20).toFixed(1)} MiB`);
+const once = (q: BenchQuery): unknown => (process.env.PROBE_DROP === '1' ? runCold(eng, q) : runColdServed(eng, q));
 const qs = benchQueries(eng.projects.big).filter((q) => q.endpoint === 'logs.all' && !q.params.sql);
-for (const q of qs) for (let i = 0; i < 300; i++) runCold(eng, q);
+for (const q of qs) for (let i = 0; i < 300; i++) once(q);
 for (let round = 0; round < ROUNDS; round++) {
   for (const q of qs) {
     const times: number[] = [];
@@ -39,7 +41,7 @@ for (let round = 0; round < ROUNDS; round++) {
     const c0 = process.cpuUsage(), f0 = process.resourceUsage().minorPageFault;
     for (let i = 0; i < RUNS; i++) {
       const t = performance.now();
-      runCold(eng, q);
+      once(q);
       times.push(performance.now() - t);
     }
     const c = process.cpuUsage(c0), faults = process.resourceUsage().minorPageFault - f0;

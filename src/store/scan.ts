@@ -104,19 +104,33 @@ export function inside(seg: Segment, b: Bounds): boolean {
 export function openCursor(open: OpenSegment, pid: number | undefined, b: Bounds, step: 1 | -1): Cursor | null {
   const { ts } = open;
   const sorted = open.byTs();
-  const from = (b.loStrict ? upperBoundPerm : lowerBoundPerm)(ts, sorted, 0, sorted.length, b.lo);
-  const to = (b.hiStrict ? lowerBoundPerm : upperBoundPerm)(ts, sorted, from, sorted.length, b.hi);
-  if (from >= to) return null;
-  let perm: ArrayLike<number> = sorted, lo = from, hi = to;
-  if (pid !== undefined) {
-    const idx: number[] = [];
-    for (let i = from; i < to; i++) if (open.pid[sorted[i]!] === pid) idx.push(sorted[i]!);
-    if (idx.length === 0) return null;
-    perm = idx;
-    lo = 0;
-    hi = idx.length;
-  }
+  const perm = pid === undefined ? sorted : projectByTs(open, sorted, pid);
+  const lo = (b.loStrict ? upperBoundPerm : lowerBoundPerm)(ts, perm, 0, perm.length, b.lo);
+  const hi = (b.hiStrict ? lowerBoundPerm : upperBoundPerm)(ts, perm, lo, perm.length, b.hi);
+  if (lo >= hi) return null;
   return step === 1 ? new Cursor(open, perm, lo, hi, 1) : new Cursor(open, perm, hi - 1, lo - 1, -1);
+}
+
+/**
+ * Per ts order of an open segment (byTs() makes a new one whenever rows were added), the rows of each
+ * project asked for, in that order: a query of one project binary-searches them instead of filtering
+ * every open row (and allocating their list) on each request. Together they hold at most one entry per row.
+ */
+const projectRows = new WeakMap<Uint32Array, Map<number, Uint32Array>>();
+
+function projectByTs(open: OpenSegment, sorted: Uint32Array, pid: number): Uint32Array {
+  let byPid = projectRows.get(sorted);
+  if (byPid === undefined) projectRows.set(sorted, (byPid = new Map()));
+  let rows = byPid.get(pid);
+  if (rows === undefined) {
+    const pids = open.pid;
+    let n = 0;
+    for (let i = 0; i < sorted.length; i++) if (pids[sorted[i]!] === pid) n++;
+    rows = new Uint32Array(n);
+    for (let i = 0, k = 0; k < n; i++) if (pids[sorted[i]!] === pid) rows[k++] = sorted[i]!;
+    byPid.set(pid, rows);
+  }
+  return rows;
 }
 
 /** Max-heap of cursors by key = dir * ts (dir 1 for newest first, -1 for oldest first). */

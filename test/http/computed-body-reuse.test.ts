@@ -1,7 +1,9 @@
 // Computed answers written from reused body memory (core/body-pool.ts) over a real server: logs.all with
 // a rotated iso_timestamp_start gives the rows SQL says, byte-identical for the same parameters, however
-// bodies of other sizes went before or ran alongside; a cached answer's bytes are never reused.
+// bodies of other sizes went before or ran alongside; a cached answer's bytes are never reused, nor the
+// bytes of an answer a slow client has not read yet.
 
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Store, defaultStoreConfig } from '../../src/store/store.ts';
 import { createQueryService } from '../../src/endpoints/service.ts';
@@ -86,5 +88,40 @@ describe('computed logs.all from reused body memory', () => {
     expect(again.headers.get('x-cache')).toBe('HIT');
     expect(again.text).toBe(cached.text);
     expect(rowsOf(again.text)).toEqual(expected(null));
+  });
+
+  it('sends a slow client the bytes it was answered with while later answers reuse that memory', async () => {
+    // Two computed endpoints whose bodies have the same length (the same 300 rows, in opposite orders).
+    const sql = (dir: string): string => `select id, timestamp, event_message, metadata from \`edge.logs.prod\` where project = @project order by timestamp ${dir} limit 300`;
+    for (const [name, dir] of [['reuse.desc', 'desc'], ['reuse.asc', 'asc']]) {
+      const r = await fetch(`${server.url}/api/endpoints`, { method: 'POST', headers: auth, body: JSON.stringify({ name, query: sql(dir!), max_limit: 1000, cache_duration_seconds: 0 }) });
+      expect(r.status).toBeLessThan(300);
+    }
+    const desc = (await get('/api/endpoints/query/reuse.desc?project=big')).text;
+    const asc = (await get('/api/endpoints/query/reuse.asc?project=big')).text;
+    expect(rowsOf(desc).map((r) => r.id)).toEqual(events.map((e) => e.id));
+    expect(rowsOf(asc).map((r) => r.id)).toEqual(events.map((e) => e.id).reverse());
+    expect(Buffer.byteLength(asc)).toBe(Buffer.byteLength(desc));
+
+    // A client that reads one piece of the answer, then stops reading.
+    const sock = net.connect(server.port, '127.0.0.1');
+    const got: Buffer[] = [];
+    const first = new Promise<void>((resolve) => sock.once('data', () => { sock.pause(); resolve(); }));
+    sock.on('data', (b: Buffer) => got.push(b));
+    const ended = new Promise<void>((resolve) => sock.on('end', resolve));
+    sock.write(`GET /api/endpoints/query/reuse.desc?project=big HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKENS.priv}\r\nConnection: close\r\n\r\n`);
+    await first;
+    const readEarly = got.reduce((n, b) => n + b.length, 0);
+    expect(readEarly).toBeLessThan(Buffer.byteLength(desc));
+    // Meanwhile answers of the same length are written into the memory the slow answer was built in.
+    const reusedBefore = bodyPoolStats().reused;
+    for (let i = 0; i < 10; i++) expect((await get('/api/endpoints/query/reuse.asc?project=big')).text).toBe(asc);
+    expect(bodyPoolStats().reused).toBeGreaterThanOrEqual(reusedBefore + 10);
+    sock.resume();
+    await ended;
+    const whole = Buffer.concat(got);
+    const head = whole.indexOf('\r\n\r\n');
+    expect(whole.subarray(0, head).toString()).toMatch(/^HTTP\/1\.1 200 /);
+    expect(whole.subarray(head + 4).toString()).toBe(desc);
   });
 });
