@@ -1,8 +1,10 @@
-// The demo load's generator thread: makes the demo events and writes each one's NDJSON line straight into
-// its source's body, kept in shared memory slots that the main and transform threads read in place.
+// The demo load's generator thread: makes the demo events, holds each one's NDJSON bytes off the heap while
+// the generator holds it back, then copies them into its source's body, in shared memory slots that the main
+// and transform threads read in place.
 
 import { parentPort, workerData } from 'node:worker_threads';
-import { generateEvents, type GenerateOptions } from './generate.ts';
+import { generateHeld, selectedSources, type GenerateOptions } from './generate.ts';
+import { LineArena } from './line-arena.ts';
 import { serializeEvent } from './serialize.ts';
 
 export interface DemoWorkerData {
@@ -21,7 +23,7 @@ export interface DemoWorkerData {
  */
 export type DemoMessage = { source: string; events: number; slot: number; length: number; memory?: SharedArrayBuffer } | { done: true };
 
-/** One source's body being written into slot `slot`: lines encoded straight into bytes (no joined string per body). */
+/** One source's body being written into slot `slot`: lines copied in as bytes (no joined string per body). */
 interface Pending { slot: number; off: number; events: number }
 
 const data = workerData as DemoWorkerData;
@@ -74,25 +76,30 @@ function post(source: string, p: Pending): void {
   p.events = 0;
 }
 
-/** Appends one NDJSON line, taking a slot for a new body and growing it when the line could pass its end (3 bytes per UTF-16 unit at most). */
-function append(p: Pending, line: string): void {
+/** Appends the line of handle `h`, taking a slot for a new body and growing it when the line would pass its end. */
+function append(p: Pending, h: number): void {
   if (p.slot < 0) {
     p.slot = freeSlot();
     writing.add(p.slot);
   }
-  ensure(p.slot, p.off + 1 + 3 * line.length, p.off);
+  ensure(p.slot, p.off + 1 + arena.length(h), p.off);
   const buf = views[p.slot]!;
   if (p.events > 0) buf[p.off++] = 0x0a;
-  p.off += buf.write(line, p.off);
+  p.off += arena.take(h, buf, p.off);
   p.events++;
 }
 
-const bodies = new Map<string, Pending>();
-for (const { source, event } of generateEvents(gen)) {
-  let p = bodies.get(source);
-  if (!p) bodies.set(source, (p = { slot: -1, off: 0, events: 0 }));
-  append(p, serializeEvent(source, event));
-  if (p.events >= batch) post(source, p);
+// Events wait in the generator's shuffled chunk and late queue as bytes, not objects: holding the objects
+// made every young-generation GC copy a few hundred live events (bench/INGEST.md, 2026-11-25 13:20).
+const arena = new LineArena();
+const names = selectedSources(gen).map((s) => s.name);
+const bodies: Pending[] = names.map(() => ({ slot: -1, off: 0, events: 0 }));
+const hold = (source: string, event: Record<string, unknown>): number => arena.put(serializeEvent(source, event), names.indexOf(source));
+for (const h of generateHeld(gen, hold)) {
+  const s = arena.tag(h);
+  const p = bodies[s]!;
+  append(p, h);
+  if (p.events >= batch) post(names[s]!, p);
 }
-for (const [source, p] of bodies) if (p.events) post(source, p);
+for (let s = 0; s < names.length; s++) if (bodies[s]!.events) post(names[s]!, bodies[s]!);
 parentPort!.postMessage({ done: true } satisfies DemoMessage);

@@ -78,7 +78,17 @@ function projectPicker(source: GenSource, projects: Project[]): Weighted<Project
   return new Weighted(users.map((p) => [p, p.weight] as const));
 }
 
-export function* generateEvents(opts: GenerateOptions): Generator<GeneratedEvent> {
+export function generateEvents(opts: GenerateOptions): Generator<GeneratedEvent> {
+  return generateHeld(opts, (source, event) => ({ source, event }));
+}
+
+/**
+ * The stream of generateEvents, each event handed to `hold` as soon as it is built (in build order) and
+ * its result yielded in emission order: a caller can keep the events it holds back (the shuffled chunk,
+ * late ones) as something cheaper than objects, e.g. their serialised bytes off the JS heap. `hold` must
+ * not keep the event object itself for later, and must not draw from the generator's state.
+ */
+export function* generateHeld<T>(opts: GenerateOptions, hold: (source: string, event: GenEvent) => T): Generator<T> {
   checkGenerateOptions(opts);
   const total = opts.events;
   const endUs = Math.floor(opts.endUs ?? Date.now() * 1000);
@@ -90,8 +100,8 @@ export function* generateEvents(opts: GenerateOptions): Generator<GeneratedEvent
   const remaining = splitCounts(total, sources);
   const pickers = sources.map((s) => projectPicker(s, projects));
   const timeline = new Timeline(rng, startUs, endUs, total);
-  const late = new LateQueue<GeneratedEvent>();
-  const chunk: GeneratedEvent[] = [];
+  const late = new LateQueue<T>();
+  const chunk: T[] = [];
   let chunkStart = 0;
   let left = total;
 
@@ -109,7 +119,7 @@ export function* generateEvents(opts: GenerateOptions): Generator<GeneratedEvent
     ctx.id = rng.uuid();
     ctx.timestamp = timestampValue(rng, ctx);
     ctx.shipper = source.shipperShare > 0 && rng.float() < source.shipperShare;
-    const item: GeneratedEvent = { source: source.name, event: source.build(ctx, project) };
+    const item = hold(source.name, source.build(ctx, project));
 
     if (rng.float() < LATE_SHARE) late.push(t + 1 + rng.below(LATE_MAX_US), item);
     else {
