@@ -6,6 +6,7 @@ import { Store, defaultStoreConfig } from '../src/store/store.ts';
 import { END_US, readBatches } from './data.ts';
 import { compressPendingNow } from '../src/store/block-compressor.ts';
 import { blockCacheStats } from '../src/store/block-cache.ts';
+import { arenaStats } from '../src/store/frame-arena.ts';
 import type { Segment } from '../src/store/segment.ts';
 import type { SegmentSet } from '../src/store/segment-set.ts';
 import type { HotDictionaries } from '../src/store/hot-dictionaries.ts';
@@ -50,6 +51,8 @@ add('hot dictionaries', inner.hot.bytes);
 add('codec', set.codec?.residentBytes ?? 0);
 const ms = store.memoryStats();
 add('decoded block cache', blockCacheStats().bytes);
+// Dead frames and alignment in the chunks blocks are packed into (frame-arena.ts), which the store counts too.
+add('rows.chunk slack', arenaStats().slackBytes);
 const counted = ms.used_bytes;
 const out: Record<string, string> = {};
 let sum = 0;

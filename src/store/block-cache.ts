@@ -23,7 +23,7 @@ export function decodedBlock(b: Block): Buffer {
     cache.delete(b);
     cache.set(b, buf);
   } else {
-    buf = b.codec.decompress(b.comp!);
+    buf = b.codec.decompress(b.frame());
     decodes++;
     cache.set(b, buf);
     bytes += buf.length;

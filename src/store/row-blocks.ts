@@ -8,85 +8,145 @@ import { decodedBlock } from './block-cache.ts';
 import { uintArrayFor, type UintArray } from './narrow.ts';
 import type { RowBytes, RowBytesBuilder, RowSource } from './row-bytes.ts';
 import { enqueueCompression } from './block-compressor.ts';
+import { arenaFor } from './frame-arena.ts';
 
 /** Most rows one block holds (slot numbers are 16-bit). */
 const MAX_BLOCK_ROWS = 65535;
 /** The extra-length table of every block none of whose rows has extra keys (never written to). */
 const NO_EXTRA = new Uint8Array(0);
 
+/** Bytes per entry of a row table whose largest value is max (the width uintArrayFor picks). */
+function widthFor(max: number): number {
+  return max < 256 ? 1 : max < 65536 ? 2 : 4;
+}
+
+/** Entry i of a little-endian table of w-byte entries starting at byte `at` of m. */
+function readEntry(m: Uint8Array, at: number, w: number, i: number): number {
+  const p = at + i * w;
+  if (w === 2) return m[p]! | (m[p + 1]! << 8);
+  if (w === 1) return m[p]!;
+  return (m[p]! | (m[p + 1]! << 8) | (m[p + 2]! << 16)) + m[p + 3]! * 16777216;
+}
+
+function writeEntry(m: Uint8Array, at: number, w: number, i: number, v: number): void {
+  const p = at + i * w;
+  for (let b = 0; b < w; b++) m[p + b] = (v >>> (8 * b)) & 255;
+}
+
 /**
  * One block of rows: row k is bytes [start(k), end(k)) of the raw block, its JSON the first
- * end(k) - start(k) - extraLen[k] of them (the rest: its extra keys). Row starts are below the block
+ * end(k) - start(k) - extraOf(k) of them (the rest: its extra keys). Row starts are below the block
  * size (a block ends at the first row that reaches it), so they fit 16 bits in 64 KiB blocks; only the
  * block's length, which may pass that, is held apart. Held raw until compress() runs, then only
- * compressed (the row tables never change).
+ * compressed: the frame and, after it, the row tables (starts, then extra lengths when any row has extra
+ * keys) go into a shared chunk of its codec's arena (frame-arena.ts); the block keeps offsets into it, not
+ * buffers or typed arrays of its own. Until then the tables are in a small array of their own.
  */
 export class Block {
-  comp: Buffer | null = null;
+  /** Where the tables (and, once compressed, the frame) are: a chunk's bytes, or the tables' own array. */
+  private mem: Uint8Array;
+  /** Offset of the row-start table in mem (the extra lengths follow it). */
+  private tab = 0;
+  /** Offset and length of the compressed frame in mem (length -1 while raw). */
+  private off = 0;
+  private len = -1;
   /** The segment rows that hold this block most recently (their byte count follows compression). */
   owner: BlockRows | null = null;
-  constructor(
+  private constructor(
     public raw: Buffer | null,
     readonly codec: BlockCodec,
-    /** Row k starts at starts[k]; the block's raw length is rawLen. */
-    readonly starts: UintArray,
+    readonly rowCount: number,
+    /** The block's raw length. */
     readonly rawLen: number,
-    /** Bytes of row k after its JSON (its extra keys' object text); empty when no row has extra keys. */
-    readonly extraLen: UintArray,
-  ) {}
+    /** Bytes per row start and per extra length (0: no row has extra keys, no table). */
+    private readonly sw: number,
+    private readonly xw: number,
+  ) {
+    this.mem = new Uint8Array(rowCount * (sw + xw));
+  }
+  /** Where row k starts in the raw block. */
+  start(k: number): number { return readEntry(this.mem, this.tab, this.sw, k); }
   /** Bytes of row k after its JSON (0 when none). */
-  extraOf(k: number): number { return this.extraLen.length === 0 ? 0 : this.extraLen[k]!; }
+  extraOf(k: number): number { return this.xw === 0 ? 0 : readEntry(this.mem, this.tab + this.rowCount * this.sw, this.xw, k); }
   /** A block as row end offsets (ends[0] = 0, ends[k + 1] = row k's end) and JSON ends per row. */
   static fromEnds(raw: Buffer | null, codec: BlockCodec, ends: ArrayLike<number>, jsonEnds: ArrayLike<number>): Block {
     const k = ends.length - 1, rawLen = ends[k]!;
-    const starts = uintArrayFor(k, k === 0 ? 0 : ends[k - 1]!);
     let maxExtra = 0;
-    for (let i = 0; i < k; i++) { starts[i] = ends[i]!; maxExtra = Math.max(maxExtra, ends[i + 1]! - jsonEnds[i]!); }
-    // Most blocks have no row with extra keys: then no table at all (1 byte a row saved), and one shared
-    // empty array rather than a typed array and its buffer per block (~180 B of V8 heap each).
-    if (maxExtra === 0) return new Block(raw, codec, starts, rawLen, NO_EXTRA);
-    const extraLen = uintArrayFor(k, maxExtra);
-    for (let i = 0; i < k; i++) extraLen[i] = ends[i + 1]! - jsonEnds[i]!;
-    return new Block(raw, codec, starts, rawLen, extraLen);
-  }
-  /** A block read back from a checkpoint: compressed bytes and the row tables as they were written. */
-  static fromCompressed(comp: Buffer, codec: BlockCodec, ends: UintArray, jsonEnds: UintArray): Block {
-    if (ends.length !== jsonEnds.length + 1 || ends[0] !== 0) throw new Error('checkpoint image: a block\'s row tables do not match');
-    const b = Block.fromEnds(null, codec, ends, jsonEnds);
-    b.comp = comp;
+    for (let i = 0; i < k; i++) maxExtra = Math.max(maxExtra, ends[i + 1]! - jsonEnds[i]!);
+    // Most blocks have no row with extra keys: then no table at all (1 byte a row saved).
+    const sw = widthFor(k === 0 ? 0 : ends[k - 1]!), xw = maxExtra === 0 ? 0 : widthFor(maxExtra);
+    const b = new Block(raw, codec, k, rawLen, sw, xw);
+    for (let i = 0; i < k; i++) writeEntry(b.mem, 0, sw, i, ends[i]!);
+    if (xw !== 0) for (let i = 0; i < k; i++) writeEntry(b.mem, k * sw, xw, i, ends[i + 1]! - jsonEnds[i]!);
     return b;
   }
-  /** Rows in the block. */
-  get rowCount(): number { return this.starts.length; }
+  /** A block read back from a checkpoint: compressed bytes and the row tables as they were written. */
+  static fromCompressed(comp: Uint8Array, codec: BlockCodec, ends: UintArray, jsonEnds: UintArray): Block {
+    if (ends.length !== jsonEnds.length + 1 || ends[0] !== 0) throw new Error('checkpoint image: a block\'s row tables do not match');
+    const b = Block.fromEnds(null, codec, ends, jsonEnds);
+    b.place(comp);
+    return b;
+  }
+  /** Row starts as a typed array of the table's width (a copy: tests and the byte breakdown). */
+  get starts(): UintArray {
+    const out = uintArrayFor(this.rowCount, this.sw === 1 ? 0 : this.sw === 2 ? 256 : 65536);
+    for (let k = 0; k < this.rowCount; k++) out[k] = this.start(k);
+    return out;
+  }
+  /** Extra lengths as a typed array (a copy; one shared empty array when no row has extra keys). */
+  get extraLen(): UintArray {
+    if (this.xw === 0) return NO_EXTRA;
+    const out = uintArrayFor(this.rowCount, this.xw === 1 ? 0 : this.xw === 2 ? 256 : 65536);
+    for (let k = 0; k < this.rowCount; k++) out[k] = this.extraOf(k);
+    return out;
+  }
+  /** The compressed frame (a view into its chunk), or null while raw. */
+  get comp(): Buffer | null { return this.len < 0 ? null : this.frame(); }
+  /** Length of the compressed frame (0 while raw). */
+  get compLen(): number { return Math.max(0, this.len); }
+  /** The compressed frame, a view into its chunk (the block must be compressed). */
+  frame(): Buffer { return Buffer.from(this.mem.buffer, this.mem.byteOffset + this.off, this.len); }
   /** Where row k ends in the raw block. */
-  end(k: number): number { return k + 1 < this.starts.length ? this.starts[k + 1]! : this.rawLen; }
+  end(k: number): number { return k + 1 < this.rowCount ? this.start(k + 1) : this.rawLen; }
   /** Where row k's JSON ends in the raw block. */
   jsonEnd(k: number): number { return this.end(k) - this.extraOf(k); }
   /** The row tables as a checkpoint writes them: row ends from 0 to rawLen, and JSON ends (v1 width rule). */
   endsTables(): { ends: UintArray; jsonEnds: UintArray } {
-    const k = this.starts.length;
+    const k = this.rowCount;
     const ends = uintArrayFor(k + 1, this.rawLen), jsonEnds = uintArrayFor(k, this.rawLen);
-    for (let i = 0; i < k; i++) { ends[i] = this.starts[i]!; jsonEnds[i] = this.jsonEnd(i); }
+    for (let i = 0; i < k; i++) { ends[i] = this.start(i); jsonEnds[i] = this.jsonEnd(i); }
     ends[k] = this.rawLen;
     return { ends, jsonEnds };
   }
   /** Row bytes as held now (compressed or raw), row tables and the object itself. */
-  get residentBytes(): number { return (this.comp?.length ?? this.raw!.length) + this.starts.byteLength + this.extraLen.byteLength + 96; }
+  get residentBytes(): number { return (this.len >= 0 ? this.len : this.raw!.length) + this.rowCount * (this.sw + this.xw) + 96; }
   /** Compresses the raw bytes in place (every segment referencing the block sees the same rows). */
   compress(): void {
     if (this.raw !== null) this.adopt(this.codec.compress(this.raw));
   }
   /** Takes `comp`, this block's raw bytes compressed elsewhere by its codec's settings (a no-op once compressed). */
-  adopt(comp: Buffer): void {
+  adopt(comp: Uint8Array): void {
     if (this.raw === null) return;
     const before = this.residentBytes;
-    this.comp = comp;
+    this.place(comp);
     this.raw = null;
     if (this.owner !== null) this.owner.bytes += this.residentBytes - before;
   }
+  /** Copies the frame, then the tables, into the codec's arena; the block keeps offsets into the chunk. */
+  private place(comp: Uint8Array): void {
+    const tb = this.mem.length - this.tab;
+    const { chunk, at } = arenaFor(this.codec).place(this, comp.length + tb);
+    const buf = chunk.buf;
+    buf.set(comp, at);
+    buf.set(this.mem.subarray(this.tab, this.tab + tb), at + comp.length);
+    this.mem = buf;
+    this.off = at;
+    this.len = comp.length;
+    this.tab = at + comp.length;
+  }
   /** The raw bytes: held, or decompressed now without the shared cache. */
   rawNow(): Buffer {
-    return this.raw ?? this.codec.decompress(this.comp!);
+    return this.raw ?? this.codec.decompress(this.frame());
   }
 }
 
@@ -157,7 +217,7 @@ export class BlockRows implements RowBytes {
 
   json(r: number): string {
     const b = this.at(r), k = this.k;
-    return decodedBlock(b).toString('utf8', b.starts[k]!, b.jsonEnd(k));
+    return decodedBlock(b).toString('utf8', b.start(k), b.jsonEnd(k));
   }
   extra(r: number): string | null {
     const b = this.at(r), k = this.k;
@@ -168,11 +228,11 @@ export class BlockRows implements RowBytes {
   }
   jsonBytes(r: number): Buffer {
     const b = this.at(r), k = this.k;
-    return decodedBlock(b).subarray(b.starts[k]!, b.jsonEnd(k));
+    return decodedBlock(b).subarray(b.start(k), b.jsonEnd(k));
   }
   jsonBytesOf(r: number): number {
     const b = this.at(r), k = this.k;
-    return b.jsonEnd(k) - b.starts[k]!;
+    return b.jsonEnd(k) - b.start(k);
   }
   extraBytesOf(r: number): number {
     const b = this.at(r), k = this.k;
@@ -180,7 +240,7 @@ export class BlockRows implements RowBytes {
   }
   copyRow(r: number, out: Buffer, at: number): number {
     const b = this.at(r), k = this.k;
-    return decodedBlock(b).copy(out, at, b.starts[k]!, b.end(k));
+    return decodedBlock(b).copy(out, at, b.start(k), b.end(k));
   }
 }
 
@@ -251,7 +311,7 @@ export class BlockRowsBuilder implements RowBytesBuilder {
     const b = srcRows.blockOf(r), k = srcRows.slotOf(r);
     if (b !== this.runBlock) { this.endRun(); this.runBlock = b; }
     this.runRows++;
-    this.runBytes += b.end(k) - b.starts[k]!;
+    this.runBytes += b.end(k) - b.start(k);
   }
 
   /** The block whose rows count() is counting, and its rows and bytes so far (not yet in kept / keptBytes). */
@@ -324,7 +384,7 @@ export class BlockRowsBuilder implements RowBytesBuilder {
     if (b !== null) {
       // Repacking a block: decode it here, not through the shared cache (no query wants it).
       const k = (srcRows as BlockRows).slotOf(r);
-      this.decodedOnce(b).copy(slab, to, b.starts[k]!, b.end(k));
+      this.decodedOnce(b).copy(slab, to, b.start(k), b.end(k));
     } else if (src.gatherRows !== undefined) this.defer(src, r, to);
     else src.copyRow(r, slab, to);
     this.jsonEnds.push(this.at + jl);

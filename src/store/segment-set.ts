@@ -276,7 +276,7 @@ export class SegmentSet {
       chunks: () => encodeSegment(asOfNow, codecKey),
       evicted: () => gone() && seg.maxTs < this.wm,
       detachedBytes: () => (gone() ? seg.bytes : 0),
-      sharedBytes: () => (segmentHasBlocks(seg) ? (seg.rows as BlockRows).blocks.reduce((n, b) => n + (b.comp?.length ?? 0), 0) : 0),
+      sharedBytes: () => (segmentHasBlocks(seg) ? (seg.rows as BlockRows).blocks.reduce((n, b) => n + b.compLen, 0) : 0),
       hold: () => { if (!holding) { holding = true; this.held.set(seg, (this.held.get(seg) ?? 0) + 1); } },
       release: () => {
         if (!holding) return;

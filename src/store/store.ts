@@ -24,6 +24,7 @@ import { SOURCES, sourceByNameOrId } from './sources.ts';
 import { SourceStore } from './source-store.ts';
 import { DEFAULT_HOT_PATHS } from './hot-paths.ts';
 import { DEFAULT_BLOCK_CACHE_BYTES, blockCacheStats, setBlockCacheBytes } from './block-cache.ts';
+import { arenaStats } from './frame-arena.ts';
 import { ProcessOverhead, type OverheadSource } from './process-overhead.ts';
 
 /**
@@ -143,7 +144,7 @@ export class Store {
     let used = 0;
     for (const s of this.list) { const b = s.residentBytes(); sources[s.def.name] = b; used += b; }
     const decoded = blockCacheStats().bytes, ext = this.external(), ck = this.checkpointHeld();
-    const stats: MemoryStats = { max_bytes: this.config.maxMemory ?? Infinity, used_bytes: used + decoded + ext + ck, sources, decoded_block_cache: decoded, result_cache: ext,
+    const stats: MemoryStats = { max_bytes: this.config.maxMemory ?? Infinity, used_bytes: used + decoded + ext + ck + arenaStats().slackBytes, sources, decoded_block_cache: decoded, result_cache: ext,
       checkpoint_in_flight: ck, evicted_for_budget: this.budgetEvicted };
     if (this.overhead !== null) stats.process = this.processMemory();
     return stats;
@@ -157,7 +158,8 @@ export class Store {
 
   /** Bytes the budget counts now (memoryStats().used_bytes without the breakdown). */
   private countedBytes(): number {
-    let used = blockCacheStats().bytes + this.external() + this.checkpointHeld();
+    // The chunks row blocks are packed into count whole until freed: their dead and unfilled bytes too.
+    let used = blockCacheStats().bytes + this.external() + this.checkpointHeld() + arenaStats().slackBytes;
     for (const s of this.list) used += s.residentBytes();
     return used;
   }
