@@ -92,12 +92,11 @@ static napi_value result_object(napi_env env, ctx_t *c) {
 #define KEEP_TAPE_BYTES ((size_t)4 << 20)
 static __thread tape_t kept_tape;
 
-static napi_value transform_with(napi_env env, napi_callback_info info, int tape_only) {
+static napi_value transform(napi_env env, napi_callback_info info) {
   size_t argc = 9;
   napi_value argv[9], ret = NULL;
   ctx_t c;
   memset(&c, 0, sizeof c);
-  c.tape_only = tape_only;
   c.tape = kept_tape;
   memset(&kept_tape, 0, sizeof kept_tape);
   tape_reset(&c.tape);
@@ -153,10 +152,6 @@ out:
   return ret;
 }
 
-static napi_value transform(napi_env env, napi_callback_info info) { return transform_with(env, info, 0); }
-/* transformTape: the same through the tape path only (tests and benches compare the one-pass transform with it). */
-static napi_value transform_tape(napi_env env, napi_callback_info info) { return transform_with(env, info, 1); }
-
 /* gather(dst, at, src, ranges, count): copies src[ranges[2k], ranges[2k + 1]) for k < count end to end
  * into dst from byte `at`; returns the bytes copied. Throws a RangeError (copying nothing) when a range
  * lies outside src or the whole does not fit in dst. */
@@ -200,8 +195,6 @@ static napi_value init(napi_env env, napi_value exports) {
   napi_value fn;
   napi_create_function(env, "transform", NAPI_AUTO_LENGTH, transform, NULL, &fn);
   napi_set_named_property(env, exports, "transform", fn);
-  napi_create_function(env, "transformTape", NAPI_AUTO_LENGTH, transform_tape, NULL, &fn);
-  napi_set_named_property(env, exports, "transformTape", fn);
   napi_create_function(env, "gather", NAPI_AUTO_LENGTH, gather, NULL, &fn);
   napi_set_named_property(env, exports, "gather", fn);
   napi_create_function(env, "mallocInfo", NAPI_AUTO_LENGTH, malloc_info_fn, NULL, &fn);

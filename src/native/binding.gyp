@@ -4,9 +4,8 @@
   "targets": [
     {
       "target_name": "ringql_ingest",
-      "sources": ["addon.c", "transform.c", "fused.c", "fused-event.c", "tape.c", "es-number.c", "iso-time.c", "malloc-tune.c"],
-      "cflags": ["-O3", "-flto", "-fvisibility=hidden", "-std=gnu11", "-Wall", "-Wextra", "-Wno-unused-parameter"],
-      "ldflags": ["-O3", "-flto"],
+      "sources": ["addon.c", "transform.c", "tape.c", "es-number.c", "iso-time.c", "malloc-tune.c"],
+      "cflags": ["-O3", "-std=gnu11", "-Wall", "-Wextra", "-Wno-unused-parameter"],
       "cflags!": ["-O2"],
       "defines": ["NAPI_VERSION=8"]
     }

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define MAX_KEYS 256
+
 void b_grow(bytes_t *b, size_t extra) {
   if (b->oom || b->n + extra <= b->cap) return;
   size_t cap = b->cap ? b->cap : 256;
@@ -35,6 +37,21 @@ void tape_free(tape_t *t) {
   free(t->keyfp);
   t->keyfp = NULL;
   t->nkeyfp = t->capkeyfp = 0;
+}
+
+typedef struct {
+  tape_t *t;
+  const uint8_t *in;
+  size_t p, end;
+  int max_depth;
+} parser_t;
+
+static inline void skip_ws(parser_t *s) {
+  while (s->p < s->end) {
+    uint8_t c = s->in[s->p];
+    if (c != ' ' && c != '\t' && c != '\n' && c != '\r') break;
+    s->p++;
+  }
 }
 
 static long new_node(parser_t *s, uint8_t type) {
@@ -96,7 +113,7 @@ static size_t utf8_seq(const uint8_t *in, size_t p, size_t end) {
 
 /* The string at s->p (after its opening quote): its own input bytes when it has no escapes (*in_input
  * = 1, off into the input), else decoded into the arena. */
-const char *parse_string(parser_t *s, uint32_t *off, uint32_t *len, uint8_t *in_input) {
+static const char *parse_string(parser_t *s, uint32_t *off, uint32_t *len, uint8_t *in_input) {
   size_t q = s->p;
   for (;;) {
     q = plain_run_end(s->in, q, s->end);
@@ -168,7 +185,7 @@ const char *parse_string(parser_t *s, uint32_t *off, uint32_t *len, uint8_t *in_
   return NULL;
 }
 
-const char *parse_number(parser_t *s, node_t *n) {
+static const char *parse_number(parser_t *s, node_t *n) {
   size_t st = s->p, p = s->p;
   const uint8_t *in = s->in;
   int digits = 0, plain = 1;
@@ -203,7 +220,7 @@ const char *parse_number(parser_t *s, node_t *n) {
   return NULL;
 }
 
-int is_index_key(const uint8_t *k, uint32_t len) {
+static int is_index_key(const uint8_t *k, uint32_t len) {
   if (len == 0 || len > 10) return 0;
   for (uint32_t i = 0; i < len; i++) if (k[i] < '0' || k[i] > '9') return 0;
   return 1;
@@ -212,7 +229,7 @@ int is_index_key(const uint8_t *k, uint32_t len) {
 static const char *parse_value(parser_t *s, int depth);
 
 /* A key's fingerprint: equal keys have equal ones (different keys rarely do: then bytes decide). */
-uint64_t key_fp(const uint8_t *k, uint32_t len) {
+static uint64_t key_fp(const uint8_t *k, uint32_t len) {
   uint64_t head = 0, tail = 0;
   /* Fixed-size, overlapping loads (register loads, no byte-wise stack copy to stall on). */
   if (len >= 8) { memcpy(&head, k, 8); memcpy(&tail, k + len - 8, 8); }
@@ -311,7 +328,7 @@ done:
   return NULL;
 }
 
-int lit(parser_t *s, const char *w, size_t n) {
+static int lit(parser_t *s, const char *w, size_t n) {
   if (s->end - s->p < n || memcmp(s->in + s->p, w, n) != 0) return 0;
   s->p += n;
   return 1;

@@ -132,35 +132,6 @@ typedef struct {
   const char *reason;
 } verdict_t;
 
-/* The parser's cursor over in[p..end) (tape.c; the one-pass transform, fused.c, shares its scanners). */
-typedef struct {
-  tape_t *t;
-  const uint8_t *in;
-  size_t p, end;
-  int max_depth;
-} parser_t;
-
-static inline void skip_ws(parser_t *s) {
-  while (s->p < s->end) {
-    uint8_t c = s->in[s->p];
-    if (c != ' ' && c != '\t' && c != '\n' && c != '\r') break;
-    s->p++;
-  }
-}
-
-/* The string at s->p (after its opening quote): its input bytes (*in_input = 1) or decoded into the tape's
- * arena; NULL or why not. */
-const char *parse_string(parser_t *s, uint32_t *off, uint32_t *len, uint8_t *in_input);
-/* The number token at s->p into n (voff, vlen, small_int); NULL or why not. */
-const char *parse_number(parser_t *s, node_t *n);
-/* 1 when a key is all digits (1-10 of them): JS orders such keys first. */
-int is_index_key(const uint8_t *k, uint32_t len);
-/* A key's fingerprint for the duplicate-key check (equal keys, equal fingerprints). */
-uint64_t key_fp(const uint8_t *k, uint32_t len);
-/* Consumes the literal w (n bytes) at s->p; 0 when it is not there. */
-int lit(parser_t *s, const char *w, size_t n);
-#define MAX_KEYS 256
-
 /* Parses one JSON value at in[*pos..end) (JSON whitespace around it skipped, *pos left after it).
  * Returns NULL on success, else a reason: invalid JSON, invalid UTF-8, a lone surrogate, nesting
  * deeper than max_depth, an object with duplicate, too many or array-index keys. */

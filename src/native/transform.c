@@ -50,7 +50,7 @@ static void intern_grow(intern_t *t) {
   t->nslots = ns;
 }
 
-long intern(intern_t *t, const uint8_t *p, size_t n) {
+static long intern(intern_t *t, const uint8_t *p, size_t n) {
   if ((t->n + 1) * 2 > t->nslots) intern_grow(t);
   if (t->oom) return -1;
   size_t s = hash_bytes(p, n) & (t->nslots - 1);
@@ -74,12 +74,6 @@ long intern(intern_t *t, const uint8_t *p, size_t n) {
   return (long)t->n++;
 }
 
-void intern_reset(intern_t *t) {
-  t->n = 0;
-  t->data.n = 0;
-  if (t->slots) memset(t->slots, 0, t->nslots * sizeof(uint32_t));
-}
-
 static void intern_free(intern_t *t) {
   b_free(&t->data);
   free(t->ends);
@@ -101,7 +95,7 @@ void ctx_free(ctx_t *c) {
 static const char HEX[] = "0123456789abcdef";
 
 /* A decoded UTF-8 string as JSON.stringify writes it. */
-void put_escaped(bytes_t *b, const uint8_t *s, size_t n) {
+static void put_escaped(bytes_t *b, const uint8_t *s, size_t n) {
   b_reserve(b, n + 2);
   b_byte(b, '"');
   size_t run = 0;
@@ -183,7 +177,7 @@ static inline __attribute__((always_inline)) void put_str(walk_t *w, const uint8
 }
 
 /* Decimal text of v (as printf's %lld). */
-void put_i64(bytes_t *b, int64_t v) {
+static void put_i64(bytes_t *b, int64_t v) {
   char t[24];
   size_t k = sizeof t;
   uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
@@ -345,7 +339,7 @@ static long member(ctx_t *c, uint32_t obj, const char *key, size_t klen) {
 }
 
 /* UTF-16 length of decoded UTF-8 (no lone surrogates: the parser refused them). */
-size_t utf16_len(const uint8_t *s, size_t n) {
+static size_t utf16_len(const uint8_t *s, size_t n) {
   size_t u = 0;
   for (size_t i = 0; i < n; i++) {
     if ((s[i] & 0xC0) != 0x80) u++;
@@ -356,7 +350,7 @@ size_t utf16_len(const uint8_t *s, size_t n) {
 
 /* A version-4 UUID for an event without an id: the batch's random seed plus a counter (unique within
  * the batch, and the same again when the write-ahead log replays the batch with its seed). */
-void put_uuid(ctx_t *c, bytes_t *b) {
+static void put_uuid(ctx_t *c, bytes_t *b) {
   uint8_t r[16];
   memcpy(r, c->seed, 16);
   uint32_t k = (uint32_t)c->ids_made++;
@@ -614,30 +608,13 @@ static const char *transform_ndjson(ctx_t *c, const uint8_t *in, size_t n) {
   return NULL;
 }
 
-/* Forgets every output of a body (the one-pass transform's, when it left the body to the tape path). */
-static void transform_reset(ctx_t *c) {
-  c->rows.n = 0;
-  c->nmeta = 0;
-  c->events = 0;
-  intern_reset(&c->strs);
-  intern_reset(&c->descs);
-  c->desc.n = 0;
-  c->ids_made = 0;
-  c->no_rows_bytes = 0;
-  tape_reset(&c->tape);
-}
-
 const char *transform_body(ctx_t *c, const uint8_t *in, size_t n, int ndjson) {
   if (n >= 3 && in[0] == 0xEF && in[1] == 0xBB && in[2] == 0xBF) { in += 3; n -= 3; }
   if (n > 0xFFFFFFF0u) FAIL("a body past 4 GiB");
   c->in = in;
   b_reserve(&c->rows, c->no_rows ? 64 * 1024 : n + n / 8 + 1024);
-  /* The one-pass transform first; whatever it leaves (other shapes, any decline) the tape path decides afresh. */
-  if (c->tape_only || fused_body(c, in, n, ndjson) != NULL) {
-    transform_reset(c);
-    const char *err = ndjson ? transform_ndjson(c, in, n) : transform_json(c, in, n);
-    if (err) return err;
-  }
+  const char *err = ndjson ? transform_ndjson(c, in, n) : transform_json(c, in, n);
+  if (err) return err;
   if (c->events == 0) FAIL("no events");
   if (c->strs.oom || c->descs.oom || c->rows.oom) FAIL("out of memory");
   return NULL;

@@ -51,21 +51,7 @@ typedef struct {
    * reused scratch area and reported empty, so only timestamps, projects, hot values and descriptors come out. */
   int no_rows;
   double no_rows_bytes; /* with no_rows: the bytes the rows would have taken */
-  /* Set by tests and benches only: skip the one-pass transform (fused.c) and take the tape path. */
-  int tape_only;
 } ctx_t;
-
-/* Shared by the tape path (transform.c) and the one-pass transform (fused.c). */
-long intern(intern_t *t, const uint8_t *p, size_t n);
-void intern_reset(intern_t *t);
-void put_escaped(bytes_t *b, const uint8_t *s, size_t n);
-void put_i64(bytes_t *b, int64_t v);
-void put_uuid(ctx_t *c, bytes_t *b);
-size_t utf16_len(const uint8_t *s, size_t n);
-
-/* The one-pass transform of a whole body (fused.c): NULL when it took the body, else non-NULL and the
- * caller resets the outputs and runs the tape path, which decides (and words any decline) as ever. */
-const char *fused_body(ctx_t *c, const uint8_t *in, size_t n, int ndjson);
 
 /* Transforms a whole body (`ndjson`: one event per line); NULL on success, else why JS should take it. */
 const char *transform_body(ctx_t *c, const uint8_t *in, size_t n, int ndjson);
