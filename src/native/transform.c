@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define FAIL(msg) do { return (msg); } while (0)
 
@@ -608,11 +609,25 @@ static const char *transform_ndjson(ctx_t *c, const uint8_t *in, size_t n) {
   return NULL;
 }
 
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+
+/* Faults in the pages of a fresh row buffer with one call instead of one page fault per 4 KiB page as the rows
+ * are written (Linux 5.14+; older kernels refuse it and the pages fault in as before). */
+static void prefault(uint8_t *p, size_t n) {
+  if (!p || n < ((size_t)256 << 10)) return;
+  uintptr_t a = ((uintptr_t)p + 4095) & ~(uintptr_t)4095, e = ((uintptr_t)p + n) & ~(uintptr_t)4095;
+  if (e > a) (void)madvise((void *)a, e - a, MADV_POPULATE_WRITE);
+}
+
 const char *transform_body(ctx_t *c, const uint8_t *in, size_t n, int ndjson) {
   if (n >= 3 && in[0] == 0xEF && in[1] == 0xBB && in[2] == 0xBF) { in += 3; n -= 3; }
   if (n > 0xFFFFFFF0u) FAIL("a body past 4 GiB");
   c->in = in;
   b_reserve(&c->rows, c->no_rows ? 64 * 1024 : n + n / 8 + 1024);
+  /* The rows take about the body's bytes (0.97-1.0 of them for the demo and edge corpora). */
+  if (!c->no_rows && !c->rows.oom) prefault(c->rows.p, n);
   const char *err = ndjson ? transform_ndjson(c, in, n) : transform_json(c, in, n);
   if (err) return err;
   if (c->events == 0) FAIL("no events");
