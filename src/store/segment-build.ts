@@ -5,8 +5,10 @@ import type { RowData } from './row-data.ts';
 import { OpenSegment } from './open-segment.ts';
 import { Segment, type Run } from './segment.ts';
 import { narrowed, type UintArray } from './narrow.ts';
-import { SlabRowsBuilder, type RowBytesBuilder } from './row-bytes.ts';
+import { SlabRowsBuilder, type RowBytes, type RowBytesBuilder } from './row-bytes.ts';
 import { BlockRowsBuilder } from './row-blocks.ts';
+import { sealBlocks } from './seal-blocks.ts';
+import type { SealSlabs } from './seal-slabs.ts';
 import type { BlockCodec } from './block-codec.ts';
 import { sealOrder } from './seal-order.ts';
 import { TsColumn } from './ts-column.ts';
@@ -14,24 +16,25 @@ import { TsColumn } from './ts-column.ts';
 /**
  * Copies rows into a new sealed segment. `order` lists rows in (pid, ts) order; row r < na is a's row
  * r, otherwise b's row r - na. `byTsOf` returns the ts permutation of the new segment. `codec` null
- * keeps the rows in one uncompressed slab (v1), else in compressed blocks (v2).
+ * keeps the rows in one uncompressed slab (v1), else in compressed blocks (v2). `sealed`, when given, makes
+ * the row bytes of all rows at once (a seal of the open segment: sealBlocks) instead of a builder row by row.
  */
-function build(a: RowData, b: RowData | null, na: number, order: ArrayLike<number>, n: number, codec: BlockCodec | null, byTsOf: (ts: Float64Array, seq: UintArray) => Uint32Array): Segment | null {
+function build(a: RowData, b: RowData | null, na: number, order: ArrayLike<number>, n: number, codec: BlockCodec | null, byTsOf: (ts: Float64Array, seq: UintArray) => Uint32Array, sealed: (() => RowBytes) | null = null): Segment | null {
   if (n === 0) return null;
   let total = 0, seqLo = Infinity, seqHi = 0;
   const aRows = a instanceof Segment ? a.rows : null, bRows = b instanceof Segment ? b.rows : null;
-  const blocks = codec === null ? null : new BlockRowsBuilder(n, codec);
+  const blocks = codec === null || sealed !== null ? null : new BlockRowsBuilder(n, codec);
   for (let i = 0; i < n; i++) {
     const r = order[i]!;
     const src = r < na ? a : b!, rr = r < na ? r : r - na;
     if (codec === null) total += src.jsonBytesOf(rr) + src.extraBytesOf(rr);
-    else blocks!.count(r < na ? aRows : bRows, rr, src);
+    else if (blocks !== null) blocks.count(r < na ? aRows : bRows, rr, src);
     const s = src.seqBase + src.seq[rr]!;
     if (s < seqLo) seqLo = s;
     if (s > seqHi) seqHi = s;
   }
   if (seqHi - seqLo > 0xffffffff) throw new Error('internal: a segment spans more than 2^32 sequence numbers');
-  const rows: RowBytesBuilder = blocks ?? new SlabRowsBuilder(n, total);
+  const rows: RowBytesBuilder | null = sealed !== null ? null : blocks ?? new SlabRowsBuilder(n, total);
   // Project and hot id columns are narrowed to their widest value (scans gather them with one loop per
   // array kind, gather.ts); ts and seq, read per row in scan loops, stay one kind each.
   const ts = new Float64Array(n), seq = new Uint32Array(n), pid = new Uint32Array(n);
@@ -47,7 +50,7 @@ function build(a: RowData, b: RowData | null, na: number, order: ArrayLike<numbe
     ts[i] = src.ts.at(r);
     seq[i] = src.seqBase + src.seq[r]! - seqLo;
     pid[i] = p;
-    rows.add(src, srcRows, r);
+    rows?.add(src, srcRows, r);
     for (let h = 0; h < hot.length; h++) hot[h]![i] = src.hot[h]![r]!;
     shape[i] = src.shape[r]!;
     if (run === null || pid[i - 1] !== p) {
@@ -58,7 +61,7 @@ function build(a: RowData, b: RowData | null, na: number, order: ArrayLike<numbe
   }
   // ts is built plain (the ts order is sorted on it), then held frame-of-reference encoded.
   const byTs = byTsOf(ts, seq);
-  return new Segment(TsColumn.of(ts), seq, seqLo, narrowed(pid), rows.finish(), hot.map(narrowed), byTs, runs, narrowed(shape));
+  return new Segment(TsColumn.of(ts), seq, seqLo, narrowed(pid), rows === null ? sealed!() : rows.finish(), hot.map(narrowed), byTs, runs, narrowed(shape));
 }
 
 function sortByTs(ts: Float64Array, seq: UintArray): Uint32Array {
@@ -67,10 +70,14 @@ function sortByTs(ts: Float64Array, seq: UintArray): Uint32Array {
   return idx.sort((a, b) => ts[a]! - ts[b]! || seq[a]! - seq[b]!);
 }
 
-/** Seals the open segment's rows with ts >= w into a sorted segment (null when none remain). */
-export function sealOpen(open: OpenSegment, w: number, codec: BlockCodec | null = null): Segment | null {
+/**
+ * Seals the open segment's rows with ts >= w into a sorted segment (null when none remain). With a codec
+ * and `slabs`, the rows are gathered into blocks of a pooled slab at once (sealBlocks).
+ */
+export function sealOpen(open: OpenSegment, w: number, codec: BlockCodec | null = null, slabs: SealSlabs | null = null): Segment | null {
   const { order, byTs } = sealOrder(open.ts.v, open.seq, open.pid, w);
-  return build(open, null, Infinity, order, order.length, codec, () => byTs);
+  const sealed = codec !== null && slabs !== null ? () => sealBlocks(open, order, codec, slabs) : null;
+  return build(open, null, Infinity, order, order.length, codec, () => byTs, sealed);
 }
 
 /** Open rows with ts >= w, as a fresh open segment (the old arrays stay intact for scans in flight). */
