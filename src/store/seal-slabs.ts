@@ -9,6 +9,8 @@ const MAX_OVERSIZE = 2;
 /** Room a fresh slab gets beyond what its seal needs, so the next seals of similar rows fit it. */
 const SLACK = 1.125;
 
+/** A pool with no seal for this long gives its spare slabs back (only sustained ingest gains from one). */
+export const IDLE_MS = 1000;
 /** Slabs tracked while their blocks await compression; older ones are left to the collector. */
 const MAX_LENT = 8;
 
@@ -34,11 +36,15 @@ export class SealSlabs {
   private spare: Buffer[] = [];
   /** Slabs handed out again (tests, benches). */
   reused = 0;
+  /** Slabs asked for so far, and the idle check pending (see IDLE_MS). */
+  private takes = 0;
+  private idle: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private readonly maxSpare = 1) {}
 
   /** A slab of at least `bytes` bytes: a spare one when it fits, else a fresh one with some slack. */
   take(bytes: number): Buffer {
+    this.takes++;
     this.reclaim();
     let best = -1;
     for (let i = 0; i < this.spare.length; i++) {
@@ -55,6 +61,22 @@ export class SealSlabs {
   /** Records that `blocks` are views of `slab`: it is free again once all of them are compressed. */
   lend(slab: Buffer, blocks: readonly Block[]): void {
     this.lent.push({ slab, blocks });
+    this.armIdle();
+  }
+
+  /** After IDLE_MS with no take, the spares (and lent slabs whose blocks are compressed by then) go. */
+  private armIdle(): void {
+    if (this.idle !== null) return;
+    const takes = this.takes;
+    this.idle = setTimeout(() => {
+      this.idle = null;
+      if (this.takes === takes) {
+        this.reclaim();
+        this.spare = [];
+      }
+      if (this.lent.length > 0 || this.spare.length > 0) this.armIdle();
+    }, IDLE_MS);
+    this.idle.unref();
   }
 
   /**

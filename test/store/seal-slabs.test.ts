@@ -116,3 +116,31 @@ describe('seals into pooled slabs', () => {
     expect(store.stats().resident).toBeGreaterThanOrEqual(slabs.spareBytes);
   });
 });
+
+describe('SealSlabs when ingest stops', () => {
+  it('gives its spare slabs back after IDLE_MS without a seal', async () => {
+    const { vi } = await import('vitest');
+    const { IDLE_MS } = await import('../../src/store/seal-slabs.ts');
+    vi.useFakeTimers();
+    try {
+      const slabs = new SealSlabs();
+      const a = slabs.take(100_000);
+      const blk = fakeBlock(a);
+      slabs.lend(a, [blk]);
+      (blk as { raw: Buffer | null }).raw = null;
+      // Seals keep coming: the spare stays.
+      vi.advanceTimersByTime(IDLE_MS / 2);
+      const b = slabs.take(100_000);
+      expect(b).toBe(a);
+      slabs.lend(b, [fakeBlock(null)]);
+      vi.advanceTimersByTime(IDLE_MS);
+      expect(slabs.spareBytes).toBe(a.length);
+      // None for IDLE_MS: given back.
+      vi.advanceTimersByTime(IDLE_MS + 10);
+      expect(slabs.spareBytes).toBe(0);
+      expect(slabs.lentCount).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
