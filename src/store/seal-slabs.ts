@@ -12,7 +12,7 @@ const SLACK = 1.125;
 /** A pool with no seal for this long gives its spare slabs back (only sustained ingest gains from one). */
 export const IDLE_MS = 1000;
 /** Slabs tracked while their blocks await compression; older ones are left to the collector. */
-const MAX_LENT = 8;
+const MAX_LENT = 2;
 
 /** Whether every block has dropped its raw bytes (the last queued is checked first: it is compressed last). */
 function allCompressed(blocks: readonly Block[]): boolean {
