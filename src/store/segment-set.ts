@@ -11,6 +11,7 @@ import type { BlockRows } from './row-blocks.ts';
 import { codecKey, type DecodedHead, type ImagePart } from './source-image.ts';
 import { decodeSegment, encodeSegment, segmentHasBlocks } from './segment-image.ts';
 import { scheduleTrim } from './allocator-trim.ts';
+import { SealSlabs } from './seal-slabs.ts';
 
 /** A compacted segment holds at most this many times segmentRows rows (and 1/16 of the capacity). */
 const MAX_SEGMENT_FACTOR = 64;
@@ -36,6 +37,8 @@ export class SegmentSet {
   /** Sealed segments a running checkpoint has yet to write (held by its parts): compaction leaves them be. */
   private readonly held = new Map<Segment, number>();
   private readonly segKeyTag = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+  /** The slabs seals gather rows into, reused once their blocks are compressed. */
+  readonly slabs = new SealSlabs();
 
   constructor(private readonly config: StoreConfig, private readonly hotCount: number) {
     this.open = new OpenSegment(hotCount);
@@ -55,7 +58,7 @@ export class SegmentSet {
     // The next open segment will likely fill its own slab like this one did: start it at that size (plus slack).
     this.open = new OpenSegment(this.hotCount, Math.min(open.ownBytes * 1.1, this.maxSegmentBytes));
     this.sampleCodec(open);
-    const seg = sealOpen(open, this.wm, this.codec);
+    const seg = sealOpen(open, this.wm, this.codec, this.slabs);
     if (seg !== null) {
       this.segments.push(seg);
       this.compact();

@@ -397,7 +397,7 @@ export class SourceStore {
 
   /** Everything this source holds: segments, the open buffers, dictionaries, schema and codec. */
   residentBytes(): number {
-    let n = this.rows.open.residentBytes + this.hot.bytes + this.projects.names.length * 64 + this.schemaTree.approxBytes;
+    let n = this.rows.open.residentBytes + this.rows.slabs.spareBytes + this.hot.bytes + this.projects.names.length * 64 + this.schemaTree.approxBytes;
     for (const s of this.rows.segments) n += s.bytes;
     if (this.rows.codec !== null) n += this.rows.codec.residentBytes;
     return n;
@@ -422,6 +422,8 @@ export class SourceStore {
     let oldest: Segment | null = null;
     for (const s of this.rows.segments) if (oldest === null || s.maxTs < oldest.maxTs) oldest = s;
     const step = Math.max(1, Math.min(bytes, oldest === null ? phys : oldest.bytes));
+    // Over budget: the spare seal slab goes first (it holds no rows).
+    this.rows.slabs.dropSpares();
     this.rows.enforceCapacity(this.config.maxRows, Math.max(0, phys - step));
     this.compactHotDicts();
     this.pruneSchema();
