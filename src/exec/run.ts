@@ -15,6 +15,7 @@ import type { Value } from '../core/values.ts';
 import { makeSink } from './sinks/make-sink.ts';
 import type { OutputFormat, RowSink } from './sinks/row-sink.ts';
 import { STREAM_START_BYTES, type BodyStream } from './body-stream.ts';
+import { pinReads } from '../store/read-pins.ts';
 
 
 export interface RunOptions {
@@ -188,10 +189,15 @@ export const SLICE_MS = 8;
  * requests (health, ingest, other queries); the meter's deadline bounds the whole run.
  */
 export async function runToJsonSliced(plan: Plan | PhysicalPlan, opts: RunOptions, ctx: ExecContext, sliceMs = SLICE_MS): Promise<JsonResult> {
+  // Between slices the body holds views of stored row bytes: the pin keeps the store from rewriting or
+  // reusing them (hot-dictionary compaction, seal slabs) until the run is done.
+  const unpin = pinReads();
   try {
     return await slicedRun(plan, opts, ctx, sliceMs);
   } catch (err) {
     throw asLimitError(err);
+  } finally {
+    unpin();
   }
 }
 

@@ -3,6 +3,7 @@
 // already faulted in rather than a freshly mapped slab (bench/INGEST.md, 2026-11-25 13:15).
 
 import type { Block } from './row-blocks.ts';
+import { readsPinned } from './read-pins.ts';
 
 /** Slabs at most this many times the bytes asked for are handed out (a bigger one would hold pages idle). */
 const MAX_OVERSIZE = 2;
@@ -27,9 +28,11 @@ interface Lent {
 
 /**
  * Seal slabs of one source. A slab is lent with the blocks made of it and is free again only when each
- * of those blocks has dropped its raw bytes (compressed: `raw === null`); readers reach raw bytes only
- * through a block (decodedBlock, rawNow) and use them before returning to the event loop, so a slab
- * is never handed out while a block or a reader still reads it. At most `maxSpare` free slabs are kept.
+ * of those blocks has dropped its raw bytes (compressed: `raw === null`) and no reader is paused
+ * (read-pins.ts): a sliced query keeps views of raw row bytes in its body between slices (BodyWriter
+ * copies them at the end), so a slab whose blocks were compressed meanwhile must not be written again
+ * until that query is done. Synchronous readers finish before the event loop turns, so they need no pin.
+ * At most `maxSpare` free slabs are kept.
  */
 export class SealSlabs {
   private lent: Lent[] = [];
@@ -85,6 +88,8 @@ export class SealSlabs {
    * the oldest is forgotten (the collector frees it once its blocks are compressed): a seal's cost here stays O(1).
    */
   private reclaim(): void {
+    // A paused reader may hold views of any raw block it saw: no slab becomes free while one is paused.
+    if (readsPinned()) return;
     while (this.lent.length > 0 && (this.lent.length > MAX_LENT || allCompressed(this.lent[0]!.blocks))) {
       const l = this.lent.shift()!;
       if (allCompressed(l.blocks)) this.spare.push(l.slab);

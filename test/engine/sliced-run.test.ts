@@ -8,6 +8,7 @@ import { planSql } from '../../src/endpoints/query-sql.ts';
 import { runToJson, runToJsonSliced } from '../../src/exec/run.ts';
 import { ExecContext, DEFAULT_BUDGET } from '../../src/exec/context.ts';
 import { isRingqlError } from '../../src/core/errors.ts';
+import { compressPendingNow } from '../../src/store/block-compressor.ts';
 import { NOW_US, corpusParams, randomEvents, randomQueries, shuffledBatches } from '../reference/corpus.ts';
 import { fixtureStore, FIXTURE_NOW } from '../helpers/fixture-store.ts';
 import { goldenInputs, parseSlt } from '../golden/golden-files.ts';
@@ -112,5 +113,42 @@ describe('a sliced query reads one instant of the store', () => {
     expect(ingests).toBeGreaterThan(0);
     expect(ctx.meter.slices).toBeGreaterThan(1);
     expect(JSON.parse(r.body.toString())).toEqual({ result: [{ sub: 3000, main: 3000, joined: 3000 }] });
+  });
+});
+
+describe('a sliced query keeps the row bytes it spliced', () => {
+  it('seal slabs freed by compression between its slices are not rewritten under its body', async () => {
+    const store = new Store({ ...defaultStoreConfig({}), segmentRows: 512 });
+    const src = store.source('edge.logs.prod')!;
+    const ev = (i: number) => ({ id: `e${i}`, timestamp: NOW_US - (i + 1) * 1_000_000, project: 'p', event_message: `message ${i} `.repeat(8) });
+    // Sealed but not compressed: the rows are views of seal slabs when the query splices them.
+    // One seal: its slab is the pool's to reuse once its blocks are compressed.
+    src.ingest(Array.from({ length: 512 }, (_, i) => ev(i)), NOW_US);
+    // The stored columns in stored order: each row is spliced from its stored bytes (a view, until the body is built).
+    const plan = planSql(store, 'select id, timestamp, event_message, metadata from `edge.logs.prod`', { nowUs: NOW_US });
+    const want = runToJson(plan, { maxRows: null }).body.toString('utf8');
+    let next = 512, pumps = 0, running = true;
+    // Between slices: compress every sealed block (its slab is then free to reuse) and seal new rows.
+    const pump = (): void => {
+      if (!running) return;
+      compressPendingNow();
+      src.ingest(Array.from({ length: 512 }, () => ev(next++)), NOW_US);
+      pumps++;
+      setImmediate(pump);
+    };
+    setImmediate(pump);
+    const ctx = new ExecContext(DEFAULT_BUDGET);
+    const r = await runToJsonSliced(plan, { maxRows: null }, ctx, 0);
+    running = false;
+    expect(pumps).toBeGreaterThan(2);
+    expect(ctx.meter.slices).toBeGreaterThan(2);
+    expect(r.body.toString('utf8')).toBe(want);
+    // Once no query is paused, the slabs are reused again.
+    compressPendingNow();
+    src.ingest(Array.from({ length: 512 }, () => ev(next++)), NOW_US);
+    compressPendingNow();
+    src.ingest(Array.from({ length: 512 }, () => ev(next++)), NOW_US);
+    const slabs = (src as unknown as { rows: { slabs: { reused: number } } }).rows.slabs;
+    expect(slabs.reused).toBeGreaterThan(0);
   });
 });
