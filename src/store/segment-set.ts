@@ -6,7 +6,7 @@ import { MAX_SLAB_BYTES } from './slab-limit.ts';
 import { OpenSegment } from './open-segment.ts';
 import type { Segment } from './segment.ts';
 import { mergeSegments, openWithoutProjects, purgeOpen, sealOpen, withoutProjects } from './segment-build.ts';
-import { BLOCK_LEVEL, BlockCodec, DICT_MIN_SAMPLE, sampleDictionary } from './block-codec.ts';
+import { BLOCK_LEVEL, BlockCodec, DICT_MIN_SAMPLE, dictBytesFor, sampleDictionary } from './block-codec.ts';
 import { chooseTuning, trialBlocks } from './codec-trial.ts';
 import { sealOrder } from './seal-order.ts';
 import type { BlockRows } from './row-blocks.ts';
@@ -75,7 +75,7 @@ export class SegmentSet {
     if (open.bytes < DICT_MIN_SAMPLE) { this.codec ??= new BlockCodec(null, this.config.blockBytes); return; }
     let raw = 0;
     for (let i = 0; i < open.n; i++) raw += open.jsonBytesOf(i) + open.extraBytesOf(i);
-    const dict = sampleDictionary(open.n, (i) => open.jsonBytes(i));
+    const dict = sampleDictionary(open.n, (i) => open.jsonBytes(i), dictBytesFor(raw / open.n));
     const trial = (): Uint8Array[] => trialBlocks(sealOrder(open.ts.v, open.seq, open.pid, -Infinity).order, (i) => open.jsonBytes(i));
     this.codec = new BlockCodec(dict, this.config.blockBytes, BLOCK_LEVEL, chooseTuning(raw / open.n, trial));
     this.codecHasDict = true;
