@@ -18,7 +18,8 @@ export const BLOCK_LEVEL = 1;
  * mostly short matches between random ids; the lazy search finds longer ones: 0.1425x of their bytes
  * against 0.165x (78.4 -> 67.7 B a row), for ~2x the compression CPU (~+2 us a row). Rows of ~2.3 KB
  * (demo events) would gain less (0.149x -> 0.136x) for ~+9 us a row, so they keep BLOCK_LEVEL
- * (bench/MEMORY.md, 2026-11-25 "Small events").
+ * (bench/MEMORY.md, 2026-11-25 "Small events"). A small-row source keeps it only where a trial shows it saving
+ * bytes (codec-trial.ts: templated rows hold as few at level 1 for a sixth of the CPU).
  */
 export const SMALL_ROW_TUNING: BlockTuning = { compressionLevel: 3, strategy: 'lazy', searchLog: 3, minMatch: 6 };
 /** Mean raw bytes of a source's rows below which its codec uses SMALL_ROW_TUNING. */
