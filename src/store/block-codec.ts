@@ -18,7 +18,8 @@ export const BLOCK_LEVEL = 1;
  * mostly short matches between random ids; the lazy search finds longer ones: 0.1425x of their bytes
  * against 0.165x (78.4 -> 67.7 B a row), for ~2x the compression CPU (~+2 us a row). Rows of ~2.3 KB
  * (demo events) would gain less (0.149x -> 0.136x) for ~+9 us a row, so they keep BLOCK_LEVEL
- * (bench/MEMORY.md, 2026-11-25 "Small events").
+ * (bench/MEMORY.md, 2026-11-25 "Small events"). A small-row source keeps it only where a trial shows it saving
+ * bytes (codec-trial.ts: templated rows hold as few at level 1 for a sixth of the CPU).
  */
 export const SMALL_ROW_TUNING: BlockTuning = { compressionLevel: 3, strategy: 'lazy', searchLog: 3, minMatch: 6 };
 /** Mean raw bytes of a source's rows below which its codec uses SMALL_ROW_TUNING. */
@@ -39,9 +40,21 @@ export function tuningForRows(meanRowBytes: number): BlockTuning | null {
 
 /** Raw bytes of rows per block (a block ends at the first row that reaches this). */
 export const BLOCK_BYTES = 64 * 1024;
-/** Size of a sampled dictionary, and the raw bytes a seal needs before one is sampled from it. */
+/** Size of a sampled dictionary of small rows, and the raw bytes a seal needs before one is sampled from it. */
 export const DICT_BYTES = 64 * 1024;
 export const DICT_MIN_SAMPLE = 4 * DICT_BYTES;
+/**
+ * Size of a sampled dictionary of rows of SMALL_ROW_BYTES and more. 64 KiB holds only ~28 demo events (~2.3 KB);
+ * 128 KiB sampled from the first quarter of a source's rows holds the rest of its blocks in 9 % fewer bytes
+ * (0.1505x -> 0.1365x of raw) at the same level 1 CPU and decode time; 256 KiB adds 0.6 %. Small rows gain
+ * nothing from it (0.1666x -> 0.1676x) (bench/block-codec-micro.ts, bench/MEMORY.md 2026-11-25 "Codec trial").
+ */
+export const BIG_ROW_DICT_BYTES = 128 * 1024;
+
+/** The dictionary size for rows of `meanRowBytes` on average. */
+export function dictBytesFor(meanRowBytes: number): number {
+  return meanRowBytes >= SMALL_ROW_BYTES ? BIG_ROW_DICT_BYTES : DICT_BYTES;
+}
 
 export class BlockCodec {
   private readonly c = new Compressor();
@@ -84,19 +97,19 @@ export class BlockCodec {
 }
 
 /**
- * A raw-content dictionary: rows taken evenly across `rowCount` rows until DICT_BYTES, newest last
- * (zstd favours the end of a raw dictionary). `row(i)` gives row i's bytes.
+ * A raw-content dictionary: rows taken evenly across `rowCount` rows until `size` bytes (DICT_BYTES unless
+ * dictBytesFor says more), newest last (zstd favours the end of a raw dictionary). `row(i)` gives row i's bytes.
  */
-export function sampleDictionary(rowCount: number, row: (i: number) => Uint8Array): Buffer {
+export function sampleDictionary(rowCount: number, row: (i: number) => Uint8Array, size = DICT_BYTES): Buffer {
   const parts: Uint8Array[] = [];
   let bytes = 0, taken = 0;
-  const step = Math.max(1, Math.floor(rowCount / 512));
-  for (let i = 0; i < rowCount && bytes < DICT_BYTES; i += step) {
+  const step = Math.max(1, Math.floor(rowCount / (512 * (size / DICT_BYTES))));
+  for (let i = 0; i < rowCount && bytes < size; i += step) {
     const b = row(i);
     parts.push(b);
     bytes += b.length;
     taken++;
   }
   const all = Buffer.concat(parts);
-  return Buffer.from(all.subarray(0, Math.min(all.length, DICT_BYTES)));
+  return Buffer.from(all.subarray(0, Math.min(all.length, size)));
 }

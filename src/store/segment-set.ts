@@ -6,7 +6,9 @@ import { MAX_SLAB_BYTES } from './slab-limit.ts';
 import { OpenSegment } from './open-segment.ts';
 import type { Segment } from './segment.ts';
 import { mergeSegments, openWithoutProjects, purgeOpen, sealOpen, withoutProjects } from './segment-build.ts';
-import { BLOCK_LEVEL, BlockCodec, DICT_MIN_SAMPLE, sampleDictionary, tuningForRows } from './block-codec.ts';
+import { BLOCK_LEVEL, BlockCodec, DICT_MIN_SAMPLE, dictBytesFor, sampleDictionary } from './block-codec.ts';
+import { chooseTuning, trialBlocks } from './codec-trial.ts';
+import { sealOrder } from './seal-order.ts';
 import type { BlockRows } from './row-blocks.ts';
 import { codecKey, type DecodedHead, type ImagePart } from './source-image.ts';
 import { decodeSegment, encodeSegment, segmentHasBlocks } from './segment-image.ts';
@@ -76,7 +78,9 @@ export class SegmentSet {
     if (open.bytes < DICT_MIN_SAMPLE) { this.codec ??= new BlockCodec(null, this.config.blockBytes); return; }
     let raw = 0;
     for (let i = 0; i < open.n; i++) raw += open.jsonBytesOf(i) + open.extraBytesOf(i);
-    this.codec = new BlockCodec(sampleDictionary(open.n, (i) => open.jsonBytes(i)), this.config.blockBytes, BLOCK_LEVEL, tuningForRows(raw / open.n));
+    const dict = sampleDictionary(open.n, (i) => open.jsonBytes(i), dictBytesFor(raw / open.n));
+    const trial = (): Uint8Array[] => trialBlocks(sealOrder(open.ts.v, open.seq, open.pid, -Infinity).order, (i) => open.jsonBytes(i));
+    this.codec = new BlockCodec(dict, this.config.blockBytes, BLOCK_LEVEL, chooseTuning(raw / open.n, trial));
     this.codecHasDict = true;
   }
 
