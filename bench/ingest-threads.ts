@@ -35,9 +35,10 @@ async function main(): Promise<void> {
   const child = await startMainProcess(port, {
     RINGQL_ACCESS_TOKENS: TOKEN, RINGQL_STATE_DIR: mkdtempSync(join(tmpdir(), 'ringql-ingest-threads-')),
     RINGQL_RETENTION_HOURS: String(24 * 365), RINGQL_MAX_ROWS_PER_SOURCE: '50000000', RINGQL_MAX_BYTES_PER_SOURCE: String(32 * 2 ** 30),
-    // SERVER_NODE_OPTIONS (e.g. --trace-gc) goes to the server alone; its output to SERVER_LOG when set.
+    // SERVER_NODE_OPTIONS goes to the server alone; its output to SERVER_LOG when set.
     ...(process.env.SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.SERVER_NODE_OPTIONS } : {}),
-  });
+    // SERVER_NODE_FLAGS (space-separated, e.g. --trace-gc, which NODE_OPTIONS refuses) go on the server's command line.
+  }, (process.env.SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean));
   const log = process.env.SERVER_LOG;
   if (log) for (const s of [child.stdout!, child.stderr!]) s.on('data', (d: Buffer) => appendFileSync(log, d));
   process.stdout.write(`server pid ${child.pid}\n`);

@@ -51,8 +51,13 @@ export function encodeRawBatch(b: RawBatch): Buffer {
 
 /** The same record as parts (the header line, then the body itself, not copied): for a gathered write. */
 export function rawBatchParts(b: RawBatch): Buffer[] {
+  return [rawBatchHead(b), b.body];
+}
+
+/** The record's header line (known before the body is transformed: its CRC-32 seeds the body's on the transform thread). */
+export function rawBatchHead(b: Omit<RawBatch, 'body'>): Buffer {
   const head = JSON.stringify({ s: b.source, nd: b.ndjson ? 1 : 0, f: b.fillUs, seed: b.idSeed.toString('hex') });
-  return [Buffer.from(head + '\n', 'utf8'), b.body];
+  return Buffer.from(head + '\n', 'utf8');
 }
 
 export function decodeRawBatch(payload: Buffer): RawBatch {

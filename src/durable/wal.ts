@@ -6,7 +6,7 @@
 import { closeSync, fdatasync, fdatasyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, statSync, unlinkSync, writeSync, writevSync } from 'node:fs';
 import { join } from 'node:path';
 import { RingqlError } from '../core/errors.ts';
-import { frameHeader } from './record-frame.ts';
+import { HEADER_BYTES, frameHeader, frameHeaderOf } from './record-frame.ts';
 
 export type FsyncMode = 'always' | 'interval';
 
@@ -95,13 +95,16 @@ export class Wal {
   /**
    * Appends one record synchronously (the page cache holds it: a crash of the process loses nothing).
    * `maxTs` is the newest event time in it (µs), for the retention checkpoint. Throws 503
-   * storage_unavailable when the write fails; nothing of the record stays in the file then.
+   * storage_unavailable when the write fails; nothing of the record stays in the file then. `crc`: the
+   * payload's CRC-32 when the caller has it already (the transform thread computes a raw body's).
    */
-  appendSync(type: number, payload: Buffer | readonly Buffer[], maxTs: number): void {
+  appendSync(type: number, payload: Buffer | readonly Buffer[], maxTs: number, crc?: number): void {
     if (this.closed) throw unavailable('the server is shutting down');
     // Header and payload parts go out in one gathered write: a raw body is never copied into a record buffer.
-    const parts = [frameHeader(type, Array.isArray(payload) ? payload : [payload as Buffer]), ...(Array.isArray(payload) ? payload : [payload as Buffer])];
-    const total = parts.reduce((n, p) => n + p.length, 0);
+    const body = Array.isArray(payload) ? (payload as readonly Buffer[]) : [payload as Buffer];
+    const len = body.reduce((n, p) => n + p.length, 0);
+    const parts = [crc === undefined ? frameHeader(type, body) : frameHeaderOf(type, len, crc), ...body];
+    const total = HEADER_BYTES + len;
     try {
       if (this.current.bytes >= this.segmentBytes || this.broken || this.fd === null) this.roll();
       const fd = this.fd!;

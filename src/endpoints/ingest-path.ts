@@ -8,11 +8,12 @@ import type { Store } from '../store/store.ts';
 import type { SourceStore } from '../store/source-store.ts';
 import type { Wal } from '../durable/wal.ts';
 import { RECORD_BATCH, RECORD_RAW_BATCH } from '../durable/record-frame.ts';
-import { encodeBatch, rawBatchParts, stampBatch } from '../durable/batch-record.ts';
+import { crc32 } from 'node:zlib';
+import { encodeBatch, rawBatchHead, stampBatch } from '../durable/batch-record.ts';
 import type { IngestResponse } from './service-types.ts';
 import { runTransform, type TransformRequest } from '../store/byte-batch.ts';
 import type { NativeBatch } from '../store/native-ingest.ts';
-import type { TransformThread } from '../store/transform-thread.ts';
+import type { BodyCrc, TransformThread } from '../store/transform-thread.ts';
 
 export class IngestPath {
   /** Set once recovery is done (main.ts): every batch is logged before it is stored from then on. */
@@ -55,18 +56,25 @@ export class IngestPath {
     if (!s) return this.ingest(source, parse(body));
     const nowUs = this.now();
     const req = s.transformRequest(body, ndjson, nowUs, randomBytes(16));
+    // The log record's header line is known now: the thread continues its CRC-32 over the body (off this thread).
+    const head = rawBatchHead({ source: s.def.name, ndjson, fillUs: nowUs, idSeed: req.idSeed });
     const t = this.transformer;
-    if (t) return t.transform(req, lend).then((b) => this.commitBody(source, s, wal, req, b, nowUs, parse));
-    return this.commitBody(source, s, wal, req, runTransform(req), nowUs, parse);
+    if (t) {
+      const crc: BodyCrc = { seed: crc32(head), value: null };
+      return t.transform(req, lend, crc).then((b) => this.commitBody(source, s, wal, req, b, nowUs, parse, head, crc.value));
+    }
+    return this.commitBody(source, s, wal, req, runTransform(req), nowUs, parse, head, null);
   }
 
-  /** Logs and stores a transformed body (no await in between, so batches reach log and store in one order). */
-  private commitBody(source: string, s: SourceStore, wal: Wal, req: TransformRequest, b: NativeBatch | string, nowUs: number, parse: (body: Buffer) => unknown[]): IngestResponse | Promise<IngestResponse> {
+  /**
+   * Logs and stores a transformed body (no await in between, so batches reach log and store in one order).
+   * `crc`: the record's payload CRC-32 (header line and body) when the transform thread computed it.
+   */
+  private commitBody(source: string, s: SourceStore, wal: Wal, req: TransformRequest, b: NativeBatch | string, nowUs: number, parse: (body: Buffer) => unknown[], head: Buffer, crc: number | null): IngestResponse | Promise<IngestResponse> {
     // The log takes the body's own bytes (with the fill-in time and id seed), not a re-serialised batch.
-    const raw = { source: s.def.name, ndjson: req.ndjson, fillUs: nowUs, idSeed: req.idSeed, body: req.body };
     const r = s.ingestTransformed(b, nowUs, {
       checkCount: (n) => this.checkCount(n),
-      beforeCommit: (maxTs) => wal.appendSync(RECORD_RAW_BATCH, rawBatchParts(raw), maxTs),
+      beforeCommit: (maxTs) => wal.appendSync(RECORD_RAW_BATCH, [head, req.body], maxTs, crc ?? undefined),
     });
     if (typeof r === 'string') return this.ingest(source, parse(req.body));
     this.ingested(s.def.name);

@@ -1,5 +1,7 @@
 // A request body put together from uWS's chunks: with a Content-Length, into one buffer of that size
-// allocated once (its own ArrayBuffer, so the ingest path can transfer it to a thread), else concatenated.
+// allocated once (its own ArrayBuffer, or a shared slot the transform thread reads in place), else concatenated.
+
+import { takeBodySlot } from './body-slots.ts';
 
 /** Bodies smaller than this are copied chunk by chunk into Node's pool and joined, as small bodies always were. */
 export const MIN_ASSEMBLED_BYTES = 64 * 1024;
@@ -18,8 +20,9 @@ export class BodyAssembly {
   private readonly chunks: Buffer[] = [];
   private total = 0;
 
-  constructor(expected: number) {
-    this.buf = expected > 0 ? Buffer.allocUnsafeSlow(expected) : null;
+  /** `shared`: the buffer is a body slot (body-slots.ts) when one fits; whoever reads the body gives it back. */
+  constructor(expected: number, shared = false) {
+    this.buf = expected > 0 ? (shared ? takeBodySlot(expected) : null) ?? Buffer.allocUnsafeSlow(expected) : null;
   }
 
   /** Copies a chunk (uWS neuters it once its callback returns). */

@@ -6,6 +6,7 @@ import { RingqlError } from '../core/errors.ts';
 import type { QueryService } from '../endpoints/service-types.ts';
 import { authorize, presentedToken, type TokenSet } from './auth.ts';
 import { bodyEncoding, decodeBody } from './body-decode.ts';
+import { releaseBodySlot } from './body-slots.ts';
 import type { Admission } from './admission.ts';
 import { isCorsPath, preflightHeaders } from './cors.ts';
 import { tooLarge, type BodyDeadline, type Exchange } from './exchange.ts';
@@ -64,10 +65,22 @@ export function dispatch(ex: Exchange, cfg: DispatchConfig, checked: CheckedRequ
   const declared = info.contentLength === '' ? 0 : Number(info.contentLength);
   if (declared > cfg.maxBodyBytes) throw tooLarge(cfg.maxBodyBytes);
   const encoding = bodyEncoding(info.contentEncoding);
+  // An ingest body as sent is read into a shared slot (the transform thread reads it in place) and the
+  // slot given back once the handler settled: the ingest path reads the body until then, and no longer.
+  const shared = kind === 'ingest' && encoding === 'identity';
   return ex
-    .readBody(cfg.maxBodyBytes, cfg.bodyDeadline)
+    .readBody(cfg.maxBodyBytes, cfg.bodyDeadline, shared)
     .then((raw) => decodeBody(raw, encoding, cfg.maxDecompressedBytes, m.route.access === 'ingest' ? 'invalid_events' : 'invalid_parameter'))
-    .then((body) => m.route.handle({ ...ctx, body }));
+    .then((body) => (shared ? handleThenRelease(m.route, { ...ctx, body }) : m.route.handle({ ...ctx, body })));
+}
+
+/** Runs the handler, then gives the body's slot back (whether it answered or threw). */
+async function handleThenRelease(route: Route, ctx: RouteContext): Promise<Reply> {
+  try {
+    return await route.handle(ctx);
+  } finally {
+    releaseBodySlot(ctx.body);
+  }
 }
 
 /** The route (404/405), the decoded query string (400) and the token check (401/403), in that order. */

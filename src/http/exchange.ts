@@ -73,12 +73,13 @@ export class Exchange {
    * Reads the whole body, at most `maxBytes` (413 past it, counted while streaming, so nothing more is
    * kept). A body that has not fully arrived by `deadline.totalMs`, or that pauses longer than
    * `deadline.idleMs`, is cut: the connection is closed, nothing is answered, and its slot comes back.
-   * Must be called during the handler's synchronous run, before any await.
+   * Must be called during the handler's synchronous run, before any await. `shared`: a large body is read
+   * into a body slot (body-slots.ts), which the caller gives back once nothing reads the body.
    */
-  readBody(maxBytes: number, deadline: BodyDeadline | null = null): Promise<Buffer> {
+  readBody(maxBytes: number, deadline: BodyDeadline | null = null, shared = false): Promise<Buffer> {
     return new Promise<Buffer>((resolve, reject) => {
       this.rejectBody = reject;
-      const body = new BodyAssembly(declaredLength(this.info.contentLength, maxBytes));
+      const body = new BodyAssembly(declaredLength(this.info.contentLength, maxBytes), shared);
       let total = 0;
       let settled = false;
       const started = Date.now();

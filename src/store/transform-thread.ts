@@ -7,7 +7,13 @@ import type { NativeBatch } from './native-ingest.ts';
 import type { CompressJob, TransformAnswer, TransformJob } from './transform-worker.ts';
 import type { BlockCodec } from './block-codec.ts';
 
-type Pending = { resolve: (b: NativeBatch | string | Buffer) => void; reject: (e: Error) => void; lent?: TransformRequest };
+type Pending = { resolve: (b: NativeBatch | string | Buffer) => void; reject: (e: Error) => void; lent?: TransformRequest; crc?: BodyCrc };
+
+/** A body's CRC-32 asked of the thread: continued from `seed` (the record bytes before the body); `value` once answered. */
+export interface BodyCrc {
+  seed: number;
+  value: number | null;
+}
 
 /** A byte view posted across threads arrives as a plain Uint8Array: the store reads Buffers. */
 function asBuffer(v: Uint8Array): Buffer {
@@ -65,8 +71,9 @@ export class TransformThread {
    * The addon's transform of `req` on the thread, or its reason for declining. A copy of the body goes
    * there, or with `lend` the body itself when it alone fills its ArrayBuffer: transferred there and
    * back (no copy either way), `req.body` is then the Buffer that came back (the one given is detached).
+   * With `crc`, its value is the body's CRC-32 from its seed once the transform (or its decline) is answered.
    */
-  transform(req: TransformRequest, lend = false): Promise<NativeBatch | string> {
+  transform(req: TransformRequest, lend = false, crc: BodyCrc | null = null): Promise<NativeBatch | string> {
     if (this.failed) return Promise.reject(this.failed);
     const id = this.nextId++;
     // A copy of the body transferred costs this thread a third of posting the Buffer (a cloned Buffer is
@@ -76,9 +83,9 @@ export class TransformThread {
     const given = !shared && lend && ownsItsMemory(req.body);
     const body = shared ? new Uint8Array(req.body.buffer, req.body.byteOffset, req.body.byteLength)
       : given ? new Uint8Array(req.body.buffer) : new Uint8Array(req.body);
-    const job: TransformJob = { id, req: { ...req, body: body as Buffer, idSeed: new Uint8Array(req.idSeed) as Buffer }, ...(given ? { lent: true } : {}) };
+    const job: TransformJob = { id, req: { ...req, body: body as Buffer, idSeed: new Uint8Array(req.idSeed) as Buffer }, ...(given ? { lent: true } : {}), ...(crc ? { crcSeed: crc.seed } : {}) };
     return new Promise<NativeBatch | string>((resolve, reject) => {
-      this.track(id, { resolve: (b) => resolve(b as NativeBatch | string), reject, ...(given ? { lent: req } : {}) });
+      this.track(id, { resolve: (b) => resolve(b as NativeBatch | string), reject, ...(given ? { lent: req } : {}), ...(crc ? { crc } : {}) });
       this.worker.postMessage(job, shared ? [] : [body.buffer as ArrayBuffer]);
     });
   }
@@ -119,6 +126,7 @@ export class TransformThread {
     this.pending.delete(m.id);
     if (this.pending.size === 0 && !this.closing) this.worker.unref(); // close() holds it until it exits
     if (p.lent && 'body' in m && m.body) p.lent.body = asBuffer(m.body);
+    if (p.crc && 'crc' in m && m.crc !== undefined) p.crc.value = m.crc;
     if ('error' in m) p.reject(new Error(`the ingest transform failed: ${m.error}`));
     else if ('declined' in m) p.resolve(m.declined);
     else if ('comp' in m) p.resolve(asBuffer(m.comp));

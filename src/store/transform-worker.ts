@@ -2,14 +2,18 @@
 // and the zstd compression of sealed row blocks off the main thread; results come back transferred.
 
 import { parentPort } from 'node:worker_threads';
+import { crc32 } from 'node:zlib';
 import { Compressor } from 'zstd-napi';
 import { runTransform, type TransformRequest } from './byte-batch.ts';
 import type { NativeBatch } from './native-ingest.ts';
 import { transferableBatch } from './transfer-batch.ts';
 import type { BlockTuning } from './block-codec.ts';
 
-/** A job posted to the thread: one body to transform, or one sealed block's raw bytes to compress. */
-export type TransformJob = { id: number; req: TransformRequest; lent?: true } | { id: number; block: CompressJob };
+/**
+ * A job posted to the thread: one body to transform, or one sealed block's raw bytes to compress. With
+ * `crcSeed`, the answer brings the body's CRC-32 continued from that seed (the write-ahead log's checksum).
+ */
+export type TransformJob = { id: number; req: TransformRequest; lent?: true; crcSeed?: number } | { id: number; block: CompressJob };
 
 /** A block to compress with a codec's settings; `dict` comes with a codec's first block (null: plain). */
 export interface CompressJob {
@@ -26,8 +30,8 @@ export interface CompressJob {
  * the error thrown; a lent body (the job's `lent`) goes back transferred with whichever it is.
  */
 export type TransformAnswer =
-  | { id: number; batch: NativeBatch; body?: Uint8Array }
-  | { id: number; declined: string; body?: Uint8Array }
+  | { id: number; batch: NativeBatch; body?: Uint8Array; crc?: number }
+  | { id: number; declined: string; body?: Uint8Array; crc?: number }
   | { id: number; comp: Uint8Array }
   | { id: number; error: string; body?: Uint8Array };
 
@@ -64,16 +68,18 @@ function answer(job: TransformJob): void {
   const { req } = job;
   // A lent body goes back with the answer, whatever it is (the main thread logs it or parses it).
   const back = job.lent ? { body: req.body as Uint8Array } : {};
+  // Read before the body is transferred back; the main thread's log writes these very bytes.
+  const sum = job.crcSeed === undefined ? {} : { crc: crc32(req.body, job.crcSeed) };
   const backList = job.lent ? [req.body.buffer as ArrayBuffer] : [];
   let msg: TransformAnswer;
   let transfer: ArrayBuffer[] = backList;
   try {
     // Posted as Uint8Arrays (a Buffer arrives as one): the addon takes Buffers.
     const b = runTransform({ ...req, body: Buffer.from(req.body.buffer, req.body.byteOffset, req.body.byteLength), idSeed: Buffer.from(req.idSeed.buffer, req.idSeed.byteOffset, req.idSeed.byteLength) });
-    if (typeof b === 'string') msg = { id: job.id, declined: b, ...back };
+    if (typeof b === 'string') msg = { id: job.id, declined: b, ...back, ...sum };
     else {
       const t = transferableBatch(b);
-      msg = { id: job.id, batch: t.batch, ...back };
+      msg = { id: job.id, batch: t.batch, ...back, ...sum };
       transfer = [...t.transfer, ...backList];
     }
   } catch (e) {

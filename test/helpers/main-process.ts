@@ -11,9 +11,9 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** `env` must hold at least RINGQL_ACCESS_TOKENS and RINGQL_STATE_DIR. */
-export async function startMainProcess(port: number, env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+/** `env` must hold at least RINGQL_ACCESS_TOKENS and RINGQL_STATE_DIR; `nodeFlags` go before the script (e.g. --trace-gc, not allowed in NODE_OPTIONS). */
+export async function startMainProcess(port: number, env: Record<string, string>, nodeFlags: readonly string[] = []): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', 'src/main.ts'], {
     cwd: new URL('../..', import.meta.url).pathname,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', RINGQL_DEMO: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,71 @@
+// Reusable shared memory for large ingest bodies (issue 16): a body is read into a SharedArrayBuffer slot
+// that the transform thread reads in place, and the slot is given back once the ingest has settled, so
+// bodies neither fault in fresh pages nor make V8 count (and collect for) per-request external memory.
+
+/** Bodies smaller than this (or larger than MAX_SLOT_BYTES) are not put in a slot. */
+export const MIN_SLOT_BYTES = 64 * 1024;
+export const MAX_SLOT_BYTES = 16 * 1024 * 1024;
+/** Given-back slots kept at most; more are left to GC. */
+export const MAX_FREE_SLOTS = 8;
+const GRAIN = 64 * 1024;
+
+const free: SharedArrayBuffer[] = [];
+/**
+ * Slots handed out and not given back: never handed out again until they are. Weak, so the slot of a
+ * body never given back (its request aborted mid-read) is simply collected.
+ */
+let lent = new WeakSet<SharedArrayBuffer>();
+let lentCount = 0;
+let reused = 0;
+
+/**
+ * `n` writable bytes in a slot nobody else holds: a given-back slot that fits closely (at most a quarter
+ * plus 64 KiB larger), else a new one; null when `n` is outside [MIN_SLOT_BYTES, MAX_SLOT_BYTES].
+ */
+export function takeBodySlot(n: number): Buffer | null {
+  if (n < MIN_SLOT_BYTES || n > MAX_SLOT_BYTES) return null;
+  const most = n + (n >>> 2) + GRAIN;
+  let sab: SharedArrayBuffer | undefined;
+  for (let i = free.length - 1; i >= 0; i--) {
+    const s = free[i]!;
+    if (s.byteLength < n || s.byteLength > most) continue;
+    free.splice(i, 1);
+    sab = s;
+    reused++;
+    break;
+  }
+  sab ??= new SharedArrayBuffer(Math.ceil(n / GRAIN) * GRAIN);
+  lent.add(sab);
+  lentCount++;
+  return Buffer.from(sab, 0, n);
+}
+
+/**
+ * Gives back the slot under `body` (a view takeBodySlot returned, or part of one) once nothing reads it
+ * any more; anything else, or a slot given back already, is ignored.
+ */
+export function releaseBodySlot(body: Buffer | null): void {
+  const sab = body?.buffer;
+  if (!(sab instanceof SharedArrayBuffer) || !lent.delete(sab)) return;
+  lentCount--;
+  if (free.length >= MAX_FREE_SLOTS) {
+    // Keep the larger ones: a smaller body fits in them, not the other way round.
+    let smallest = 0;
+    for (let i = 1; i < free.length; i++) if (free[i]!.byteLength < free[smallest]!.byteLength) smallest = i;
+    if (free[smallest]!.byteLength >= sab.byteLength) return;
+    free.splice(smallest, 1);
+  }
+  free.push(sab);
+}
+
+/** Slots handed out and not given back (aborted reads included), slots kept free, their bytes, and how many bodies reused one (tests, bench). */
+export function bodySlotStats(): { lent: number; free: number; freeBytes: number; reused: number } {
+  return { lent: lentCount, free: free.length, freeBytes: free.reduce((s, b) => s + b.byteLength, 0), reused };
+}
+
+/** Forgets every slot (tests). */
+export function clearBodySlots(): void {
+  free.length = 0;
+  lent = new WeakSet();
+  lentCount = 0;
+}
