@@ -10,6 +10,13 @@ import { heapLimitMbFromEnv } from '../core/memory-env.ts';
  */
 export const SEMI_SPACE_MB = 4;
 
+/**
+ * The node flags of the `ringql` bin (the shebang of src/cli/ringql.js; bench/cli-memory-child.ts runs with
+ * them too): the server's young-generation cap. A streamed 100k-row print makes garbage fast, and V8's
+ * default young generation let it grow by about 30 MiB of RSS more (bench/CLI.md).
+ */
+export const CLI_NODE_FLAGS: readonly string[] = [`--max-semi-space-size=${SEMI_SPACE_MB}`];
+
 /** `--max-old-space-size=<MiB>` for `env` and the semi-space cap; throws a ConfigError on a malformed variable. */
 export function nodeFlags(env: Record<string, string | undefined>): string[] {
   return [`--max-old-space-size=${heapLimitMbFromEnv(env)}`, `--max-semi-space-size=${SEMI_SPACE_MB}`];

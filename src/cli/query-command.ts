@@ -4,13 +4,13 @@
 
 import { readFileSync } from 'node:fs';
 import { once } from 'node:events';
-import { StringDecoder } from 'node:string_decoder';
 import { RingqlError, internalErrorBody } from '../core/errors.ts';
 import { parseTimestamp, nowMicros } from '../core/time.ts';
 import { Store, defaultStoreConfig } from '../store/store.ts';
 import { createQueryService, type EngineService } from '../endpoints/service.ts';
 import { TransformThread } from '../store/transform-thread.ts';
 import { compressOffThread } from '../store/block-compressor.ts';
+import { compressionSettled } from './compression-settled.ts';
 import { loadNdjson, LoadError } from './ndjson-load.ts';
 import { columnQuery } from './column-query.ts';
 import { planRequest, resolveRequest } from '../endpoints/execute.ts';
@@ -19,45 +19,30 @@ import { explainBoth } from '../exec/physical/explain-physical.ts';
 import { runToJsonSliced } from '../exec/run.ts';
 import { ExecContext } from '../exec/context.ts';
 import { budgetSettings } from '../core/config.ts';
-import type { BodyStream } from '../exec/body-stream.ts';
+import { BodyPrinter, type Io } from './body-printer.ts';
 import { parseArgs, UsageError } from './args.ts';
-import { OUTPUT_FORMATS, type OutputFormat } from '../exec/sinks/row-sink.ts';
+import { OUTPUT_FORMATS } from '../exec/sinks/row-sink.ts';
 
 export const QUERY_USAGE = `usage: ringql query [--endpoint <name>] [--sql <text|@file>] [--lql <text>] [--param k=v]...
                     [--load <source>=<file.ndjson>]... [--now <ISO>] [--explain]
                     [--format json|ndjson|csv]`;
 
-export interface Io {
-  out: (s: string) => void;
-  err: (s: string) => void;
-  /** Resolves once `out` can take more (stdout's backpressure); absent: at once. */
-  outReady?: () => Promise<void>;
-}
+export type { Io } from './body-printer.ts';
 
-const stdio: Io = {
+/** The bin's output: process.stdout and stderr (bench/cli-memory-child.ts counts through it). */
+export const stdio: Io = {
   out: (s) => process.stdout.write(s),
   err: (s) => process.stderr.write(s),
   outReady: async () => { if (process.stdout.writableNeedDrain) await once(process.stdout, 'drain'); },
+  outBytes: (bytes, written) => process.stdout.write(bytes, () => written()),
 };
 
 /**
- * Where a result's body goes as it is made: large bodies leave in chunks (the HTTP path's sinks and
- * chunk sizes), so printing 100k rows never holds them all. UTF-8 split across chunks is kept whole.
+ * The decoded-block cache of a one-shot query (the server's is up to 32 MiB, and a 100k-row scan fills
+ * it): a scan decodes each block once, so 64 blocks of 64 KiB are enough, and still serve a sort's
+ * interleaved reads of a few dozen blocks.
  */
-class BodyPrinter implements BodyStream {
-  private readonly decoder = new StringDecoder('utf8');
-  constructor(private readonly io: Io) {}
-  check(): void {}
-  async push(chunk: Buffer): Promise<void> {
-    this.io.out(this.decoder.write(chunk));
-    await this.io.outReady?.();
-  }
-
-  /** The body's last piece (all of it when nothing was streamed); JSON gets a final newline. */
-  end(last: Buffer, format: OutputFormat): void {
-    this.io.out(this.decoder.write(last) + this.decoder.end() + (format === 'json' ? '\n' : ''));
-  }
-}
+export const CLI_BLOCK_CACHE_BYTES = 4 * 1024 * 1024;
 
 /** For tests: `columnLoad: false` keeps every query on the full load (to compare the two); the column load's workers and chunk size; told when the column load answered. */
 export interface QueryOptions {
@@ -118,19 +103,11 @@ export async function queryCommand(argv: string[], io: Io = stdio, opts: QueryOp
       return reportError(err, io);
     }
   }
-  const store = new Store(defaultStoreConfig());
+  const store = new Store({ ...defaultStoreConfig(), blockCacheBytes: CLI_BLOCK_CACHE_BYTES });
   const service = await createQueryService({ store, stateDir: null, nowMicros: () => now, cache: { sweepMs: 0 } });
-  let transformer: TransformThread | null = null;
   try {
-    for (const spec of args.get('load') ?? []) {
-      const eq = spec.indexOf('=');
-      if (eq <= 0) { io.err(`--load needs <source>=<file.ndjson>, got "${spec}"\n`); return 2; }
-      const source = spec.slice(0, eq), file = spec.slice(eq + 1);
-      if (!store.source(source)) { io.err(`--load: unknown source "${source}"; sources: ${store.sources().map((s) => s.def.name).join(', ')}\n`); return 2; }
-      transformer ??= await startTransformThread(service);
-      const r = await loadNdjson(file, (body, parse) => service.ingestBodyVolatileAsync(source, body, true, parse), io);
-      io.err(`loaded ${r.stored + r.dropped} events from ${file} into ${source}${r.dropped ? ` (${r.dropped} older than retention dropped)` : ''}\n`);
-    }
+    const loadCode = await loadFiles(args.get('load') ?? [], store, service, io);
+    if (loadCode !== null) return loadCode;
     if (endpoint) {
       if (sql) params.set('sql', sql);
       if (lql) params.set('lql', lql);
@@ -156,10 +133,35 @@ export async function queryCommand(argv: string[], io: Io = stdio, opts: QueryOp
     return reportError(err, io);
   } finally {
     service.close();
-    if (transformer) {
-      compressOffThread(null);
-      await transformer.close();
+  }
+}
+
+/**
+ * Loads each `<source>=<file>` into the store through the transform thread; once the last is in, waits
+ * for its blocks' compression and stops the thread (the query does not need it, and its heap would sit
+ * under the query's memory). A usage error's exit code, else null.
+ */
+async function loadFiles(specs: string[], store: Store, service: EngineService, io: Io): Promise<number | null> {
+  let transformer: TransformThread | null = null;
+  try {
+    for (let i = 0; i < specs.length; i++) {
+      const spec = specs[i]!, eq = spec.indexOf('=');
+      if (eq <= 0) { io.err(`--load needs <source>=<file.ndjson>, got "${spec}"\n`); return 2; }
+      const source = spec.slice(0, eq), file = spec.slice(eq + 1);
+      if (!store.source(source)) { io.err(`--load: unknown source "${source}"; sources: ${store.sources().map((s) => s.def.name).join(', ')}\n`); return 2; }
+      transformer ??= await startTransformThread(service);
+      const r = await loadNdjson(file, (body, parse) => service.ingestBodyVolatileAsync(source, body, true, parse), io);
+      if (i === specs.length - 1) {
+        // The query then reads a settled store: not raw blocks whose compression (and freeing) overlaps it.
+        await compressionSettled();
+        await stopTransformThread(transformer);
+        transformer = null;
+      }
+      io.err(`loaded ${r.stored + r.dropped} events from ${file} into ${source}${r.dropped ? ` (${r.dropped} older than retention dropped)` : ''}\n`);
     }
+    return null;
+  } finally {
+    if (transformer) await stopTransformThread(transformer);
   }
 }
 
@@ -178,4 +180,10 @@ async function startTransformThread(service: EngineService): Promise<TransformTh
   service.attachTransformer(t);
   compressOffThread((raw, codec) => t.compress(raw, codec));
   return t;
+}
+
+/** Blocks sealed from now on are compressed on this thread again; the other one exits. */
+async function stopTransformThread(t: TransformThread): Promise<void> {
+  compressOffThread(null);
+  await t.close();
 }

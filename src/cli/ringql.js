@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=4
 // Entry point of the `ringql` bin: the compiled CLI in dist/ when it is as new as the sources (npm start
 // builds it), else the TypeScript through tsx (a runtime dependency). The native ingest addon is built
 // first when it is missing (through npm, which gives node-gyp the Node headers), saying so.

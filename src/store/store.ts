@@ -113,7 +113,8 @@ export class Store {
       return new SourceStore(def, cfg, (hotPaths[def.name] ?? []).map((p) => [...p]));
     });
     // The decoded-block cache is part of the budget: at most 1/32 of it (32 MiB from a 1 GiB budget up).
-    if (config.maxMemory !== undefined) setBlockCacheBytes(Math.min(DEFAULT_BLOCK_CACHE_BYTES, Math.floor(config.maxMemory / 32)));
+    if (config.blockCacheBytes !== undefined) setBlockCacheBytes(config.blockCacheBytes);
+    else if (config.maxMemory !== undefined) setBlockCacheBytes(Math.min(DEFAULT_BLOCK_CACHE_BYTES, Math.floor(config.maxMemory / 32)));
     for (const s of this.list) {
       this.byName.set(s.def.name, s);
       s.afterIngest = () => this.enforceMemory();

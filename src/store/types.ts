@@ -33,6 +33,8 @@ export interface StoreConfig {
   sourceLimits?: ReadonlyMap<string, { retentionUs?: number; maxBytes?: number }>;
   /** Distinct field paths a source's schema may hold beyond the seeded ones (default: DEFAULT_LIMITS). */
   maxFieldsPerSource?: number;
+  /** Bound of the decoded-block cache in bytes (a one-shot CLI query keeps it small); undefined: from maxMemory. */
+  blockCacheBytes?: number;
 }
 
 export interface IngestResult {

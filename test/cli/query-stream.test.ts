@@ -3,6 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { queryCommand, type Io } from '../../src/cli/query-command.ts';
+import { bodyPoolStats, clearBodyPool } from '../../src/core/body-pool.ts';
 
 // 100,000 rows (GENERATE_ARRAY's cap) of ~80 bytes: past the 4 MiB at which a body starts streaming.
 const ROWS = 100_000;
@@ -47,5 +48,24 @@ describe('ringql query streams large results', { timeout: 60_000 }, () => {
     const body = JSON.parse(text) as { result: { x: number; s: string }[] };
     expect(body.result).toHaveLength(ROWS);
     expect(body.result[ROWS - 1]).toEqual({ x: ROWS, s: `é€😀-${PAD}-${ROWS}` });
+  });
+
+  it('bytes out: the same body as text, streamed chunks given back to the body pool once written', async () => {
+    const text = (await run('ndjson')).pieces.join('');
+    clearBodyPool();
+    const before = bodyPoolStats().reused;
+    const bufs: Buffer[] = [];
+    let written = 0;
+    let err = '';
+    const io: Io = {
+      out: (s) => { bufs.push(Buffer.from(s)); }, err: (s) => { err += s; },
+      outBytes: (b, done) => { bufs.push(Buffer.from(b)); written++; done(); },
+    };
+    expect(await queryCommand(['--sql', SQL, '--format', 'ndjson'], io)).toBe(0);
+    expect(err).toBe('');
+    expect(written).toBeGreaterThan(2);
+    expect(Buffer.concat(bufs).toString('utf8')).toBe(text);
+    const pool = bodyPoolStats();
+    expect(pool.reused - before + pool.buffers).toBeGreaterThan(0);
   });
 });

@@ -1,0 +1,17 @@
+// Waits until the blocks sealed by a load are compressed, so `ringql query` runs on a settled store (its
+// memory then does not depend on how much compression, and freeing of raw blocks, overlaps the query).
+
+import { compressorStats } from '../store/block-compressor.ts';
+
+/** How often the compressor's backlog is looked at (ms). */
+const POLL_MS = 5;
+
+/**
+ * Resolves once no sealed block waits for compression, or after `maxMs`. Polled: compressionCaughtUp()
+ * is woken only by this thread's slices, not by the transform thread's answers, and its timer is unref'd,
+ * so a CLI awaiting it with nothing else pending exited mid-run.
+ */
+export async function compressionSettled(maxMs = 10_000): Promise<void> {
+  const until = performance.now() + maxMs;
+  while (compressorStats().pending > 0 && performance.now() < until) await new Promise((r) => setTimeout(r, POLL_MS));
+}
