@@ -7,9 +7,9 @@ import { compressorStats } from '../store/block-compressor.ts';
 const POLL_MS = 5;
 
 /**
- * Resolves once no sealed block waits for compression, or after `maxMs`. Polled: compressionCaughtUp()
- * is woken only by this thread's slices, not by the transform thread's answers, and its timer is unref'd,
- * so a CLI awaiting it with nothing else pending exited mid-run.
+ * Resolves once no sealed block waits for compression, or after `maxMs`. Polled: compressionCaughtUp()'s
+ * timer is unref'd (a server's checkpoint must not keep the process alive), so a CLI awaiting it with
+ * nothing else pending could exit mid-run.
  */
 export async function compressionSettled(maxMs = 10_000): Promise<void> {
   const until = performance.now() + maxMs;

@@ -72,8 +72,9 @@ function handOver(f: OffThreadCompress): void {
     inFlight.add(b);
     // A copy of just this block's bytes (the raw view shares its build's slab).
     f(new Uint8Array(raw), b.codec).then(
-      (comp) => { if (inFlight.delete(b)) { pendingBytes -= b.rawLen; b.adopt(comp); compressed++; } },
-      () => { if (inFlight.delete(b)) { pendingBytes -= b.rawLen; b.compress(); compressed++; } },
+      // Each answer may be the one a compressionCaughtUp caller waits for (no slice may run after it).
+      (comp) => { if (inFlight.delete(b)) { pendingBytes -= b.rawLen; b.adopt(comp); compressed++; wakeWaiters(); } },
+      () => { if (inFlight.delete(b)) { pendingBytes -= b.rawLen; b.compress(); compressed++; wakeWaiters(); } },
     );
   }
 }

@@ -16,7 +16,7 @@ import type { NativeBatch } from '../../src/store/native-ingest.ts';
 import { TransformThread } from '../../src/store/transform-thread.ts';
 import { snapshot, twinStores } from './byte-ingest-diff.ts';
 import { BlockCodec, SMALL_ROW_TUNING } from '../../src/store/block-codec.ts';
-import { compressOffThread, compressPendingNow, compressorStats } from '../../src/store/block-compressor.ts';
+import { compressOffThread, compressPendingNow, compressionCaughtUp, compressorStats } from '../../src/store/block-compressor.ts';
 import { SourceStore } from '../../src/store/source-store.ts';
 import { sourceByNameOrId } from '../../src/store/sources.ts';
 import { defaultStoreConfig } from '../../src/store/store.ts';
@@ -128,6 +128,24 @@ describe('the transform thread', () => {
     expect(rows(onThread)).toEqual(rows(here));
     expect(onThread.stats().bytes).toBe(here.stats().bytes);
   });
+
+  it('wakes a compressionCaughtUp waiter when the thread answers the last block (not at its time limit)', async () => {
+    compressPendingNow();
+    const edge = sourceByNameOrId('edge.logs.prod')!;
+    const store = new SourceStore(edge, { ...defaultStoreConfig({}), segmentRows: 300, blockBytes: 8192 });
+    const bodies = demoBodies().filter((b) => b.source === 'edge.logs.prod');
+    compressOffThread((raw, codec) => thread.compress(raw, codec));
+    try {
+      bodies.forEach((b, i) => store.ingestBytes(b.body, b.ndjson, NOW, { idSeed: Buffer.alloc(16, i) }));
+      expect(compressorStats().pending).toBeGreaterThan(0);
+      // A waiter woken only by main-thread slices would sleep out its 60 s limit: the race says which.
+      const woken = await Promise.race([compressionCaughtUp(60_000).then(() => 'caught up'), new Promise((r) => setTimeout(() => r('still waiting'), 20_000))]);
+      expect(woken).toBe('caught up');
+      expect(compressorStats().pending).toBe(0);
+    } finally {
+      compressOffThread(null);
+    }
+  }, 40_000);
 
   it('fails to start loudly when the thread cannot load (as when the addon is missing in it)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ringql-bad-thread-'));
