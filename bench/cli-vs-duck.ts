@@ -6,6 +6,7 @@ import { execFile, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { END_US, edgeData, type DataFile } from './data.ts';
 import { loadAverage } from './proc-tree.ts';
+import { CLI_NODE_FLAGS } from '../src/cli/node-flags.ts';
 import { figure, progress, type Figure } from './stats.ts';
 
 const run = promisify(execFile);
@@ -29,7 +30,8 @@ const norm = (rows: Row[]): string => JSON.stringify(rows.map((r) => [r.project,
 
 async function ringqlOnce(path: string): Promise<{ ms: number; rows: Row[] }> {
   const t = performance.now();
-  const { stdout, stderr } = await run(process.execPath, ['src/cli/ringql.js', 'query', '--load', `edge.logs.prod=${path}`, '--now', new Date(END_US / 1000).toISOString(), '--sql', RINGQL_SQL],
+  // As `npx ringql` runs it: the bin's shebang flags (CLI_NODE_FLAGS), which `node file` alone would skip.
+  const { stdout, stderr } = await run(process.execPath, [...CLI_NODE_FLAGS, 'src/cli/ringql.js', 'query', '--load', `edge.logs.prod=${path}`, '--now', new Date(END_US / 1000).toISOString(), '--sql', RINGQL_SQL],
     { cwd: ROOT, maxBuffer: 1 << 26 });
   const ms = performance.now() - t;
   if (/dropped/.test(stderr)) throw new Error(`cli vs duck: ringql dropped events: ${stderr.slice(-300)}`);
