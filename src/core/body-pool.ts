@@ -2,6 +2,8 @@
 // a buffer taken here and given back once its bytes went to the socket, so each request does not fault
 // in hundreds of KiB of fresh pages (that cost more than copying the rows into them).
 
+import { SizedFreeList } from './sized-free-list.ts';
+
 /** Bodies smaller than this come from Node's allocator as before (its 8 KiB slab or a small malloc). */
 export const MIN_POOLED_BYTES = 64 * 1024;
 /** Buffers larger than this are never kept (a streamed answer's pieces are at most a few MiB). */
@@ -9,7 +11,7 @@ export const MAX_POOLED_BYTES = 4 * 1024 * 1024;
 /** How many given-back buffers are kept at most. */
 export const MAX_FREE_BUFFERS = 8;
 
-const free: ArrayBuffer[] = [];
+const free = new SizedFreeList<ArrayBuffer>(MAX_FREE_BUFFERS);
 let reused = 0;
 
 /**
@@ -18,11 +20,8 @@ let reused = 0;
  */
 export function takeBodyBuffer(n: number): Buffer {
   if (n >= MIN_POOLED_BYTES && n <= MAX_POOLED_BYTES) {
-    const most = n + (n >>> 3) + 16 * 1024;
-    for (let i = free.length - 1; i >= 0; i--) {
-      const ab = free[i]!;
-      if (ab.byteLength < n || ab.byteLength > most) continue;
-      free.splice(i, 1);
+    const ab = free.take(n, n + (n >>> 3) + 16 * 1024);
+    if (ab !== undefined) {
       reused++;
       return Buffer.from(ab, 0, n);
     }
@@ -37,23 +36,15 @@ export function takeBodyBuffer(n: number): Buffer {
 export function recycleBody(body: Buffer): void {
   const ab = body.buffer;
   if (!(ab instanceof ArrayBuffer) || body.byteOffset !== 0 || ab.byteLength < MIN_POOLED_BYTES || ab.byteLength > MAX_POOLED_BYTES) return;
-  if (free.includes(ab)) return;
-  if (free.length >= MAX_FREE_BUFFERS) {
-    // Keep the larger ones: a smaller body fits in them, not the other way round.
-    let smallest = 0;
-    for (let i = 1; i < free.length; i++) if (free[i]!.byteLength < free[smallest]!.byteLength) smallest = i;
-    if (free[smallest]!.byteLength >= ab.byteLength) return;
-    free.splice(smallest, 1);
-  }
-  free.push(ab);
+  free.keep(ab);
 }
 
 /** Forgets every kept buffer (tests). */
 export function clearBodyPool(): void {
-  free.length = 0;
+  free.clear();
 }
 
 /** Buffers kept now, their bytes, and how many bodies reused one (tests, metrics). */
 export function bodyPoolStats(): { buffers: number; bytes: number; reused: number } {
-  return { buffers: free.length, bytes: free.reduce((s, b) => s + b.byteLength, 0), reused };
+  return { buffers: free.count, bytes: free.bytes, reused };
 }

@@ -2,6 +2,8 @@
 // that the transform thread reads in place, and the slot is given back once the ingest has settled, so
 // bodies neither fault in fresh pages nor make V8 count (and collect for) per-request external memory.
 
+import { SizedFreeList } from '../core/sized-free-list.ts';
+
 /** Bodies smaller than this (or larger than MAX_SLOT_BYTES) are not put in a slot. */
 export const MIN_SLOT_BYTES = 64 * 1024;
 export const MAX_SLOT_BYTES = 16 * 1024 * 1024;
@@ -9,7 +11,7 @@ export const MAX_SLOT_BYTES = 16 * 1024 * 1024;
 export const MAX_FREE_SLOTS = 8;
 const GRAIN = 64 * 1024;
 
-const free: SharedArrayBuffer[] = [];
+const free = new SizedFreeList<SharedArrayBuffer>(MAX_FREE_SLOTS);
 /**
  * Slots handed out and not given back: never handed out again until they are. Weak, so the slot of a
  * body never given back (its request aborted mid-read) is simply collected.
@@ -24,17 +26,9 @@ let reused = 0;
  */
 export function takeBodySlot(n: number): Buffer | null {
   if (n < MIN_SLOT_BYTES || n > MAX_SLOT_BYTES) return null;
-  const most = n + (n >>> 2) + GRAIN;
-  let sab: SharedArrayBuffer | undefined;
-  for (let i = free.length - 1; i >= 0; i--) {
-    const s = free[i]!;
-    if (s.byteLength < n || s.byteLength > most) continue;
-    free.splice(i, 1);
-    sab = s;
-    reused++;
-    break;
-  }
-  sab ??= new SharedArrayBuffer(Math.ceil(n / GRAIN) * GRAIN);
+  let sab = free.take(n, n + (n >>> 2) + GRAIN);
+  if (sab !== undefined) reused++;
+  else sab = new SharedArrayBuffer(Math.ceil(n / GRAIN) * GRAIN);
   lent.add(sab);
   lentCount++;
   return Buffer.from(sab, 0, n);
@@ -48,24 +42,17 @@ export function releaseBodySlot(body: Buffer | null): void {
   const sab = body?.buffer;
   if (!(sab instanceof SharedArrayBuffer) || !lent.delete(sab)) return;
   lentCount--;
-  if (free.length >= MAX_FREE_SLOTS) {
-    // Keep the larger ones: a smaller body fits in them, not the other way round.
-    let smallest = 0;
-    for (let i = 1; i < free.length; i++) if (free[i]!.byteLength < free[smallest]!.byteLength) smallest = i;
-    if (free[smallest]!.byteLength >= sab.byteLength) return;
-    free.splice(smallest, 1);
-  }
-  free.push(sab);
+  free.keep(sab);
 }
 
 /** Slots handed out and not given back (aborted reads included), slots kept free, their bytes, and how many bodies reused one (tests, bench). */
 export function bodySlotStats(): { lent: number; free: number; freeBytes: number; reused: number } {
-  return { lent: lentCount, free: free.length, freeBytes: free.reduce((s, b) => s + b.byteLength, 0), reused };
+  return { lent: lentCount, free: free.count, freeBytes: free.bytes, reused };
 }
 
 /** Forgets every slot (tests). */
 export function clearBodySlots(): void {
-  free.length = 0;
+  free.clear();
   lent = new WeakSet();
   lentCount = 0;
 }
