@@ -7,25 +7,10 @@ import { TRIAL_BYTES, chooseTuning, trialBlocks } from '../../src/store/codec-tr
 import { Store, defaultStoreConfig } from '../../src/store/store.ts';
 import { compressPendingNow } from '../../src/store/block-compressor.ts';
 import type { SegmentSet } from '../../src/store/segment-set.ts';
+import { gatewayEvents } from './gateway-events.ts';
 
 const T0 = 1794974400000000;
 
-/** Gateway rows with random ids and addresses (the rest repeats), as bench/small-events.ts makes them. */
-function randomRows(n: number, seed = 5): Record<string, unknown>[] {
-  let a = seed;
-  const r = (): number => { a = (a * 1103515245 + 12345) % 2147483648; return a / 2147483648; };
-  const hex = (k: number): string => Array.from({ length: k }, () => Math.floor(r() * 16).toString(16)).join('');
-  const paths = ['/rest/v1/todos', '/auth/v1/token', '/storage/v1/object/public/a.png', '/functions/v1/hello'];
-  return Array.from({ length: n }, (_, i) => {
-    const p = paths[Math.floor(r() * paths.length)]!, project = `proj${i % 7}`;
-    const url = `https://${project}.supabase.co${p}${r() < 0.5 ? `?id=eq.${Math.floor(r() * 100000)}` : ''}`;
-    return {
-      id: `${hex(8)}-${hex(4)}-4${hex(3)}-a${hex(3)}-${hex(12)}`, timestamp: T0 + i * 604800, project,
-      event_message: `GET | 200 | ${Math.floor(r() * 223)}.${Math.floor(r() * 255)}.${Math.floor(r() * 255)}.9 | ${hex(16)} | ${url} | curl/8.4.0`,
-      metadata: { request: { method: 'GET', path: p, url, host: `${project}.supabase.co` }, response: { status_code: 200, origin_time: Math.floor(r() * 400) } },
-    };
-  });
-}
 
 /** Templated rows whose every value cycles through a few (bench/ingest-corpus.ts's ~600 B edge events). */
 function templatedRows(n: number): Record<string, unknown>[] {
@@ -54,7 +39,7 @@ function sorted(rows: readonly Record<string, unknown>[]): { order: number[]; ro
 
 describe('codec trial: the lazy search only where it pays', () => {
   it('takes two blocks of rows from the middle of the seal order', () => {
-    const { order, row } = sorted(randomRows(1200));
+    const { order, row } = sorted(gatewayEvents(1200));
     const blocks = trialBlocks(order, row);
     expect(blocks.length).toBe(2);
     const total = blocks.reduce((s, b) => s + b.length, 0);
@@ -64,7 +49,7 @@ describe('codec trial: the lazy search only where it pays', () => {
   });
 
   it('keeps SMALL_ROW_TUNING for random-id rows and drops it for templated ones', () => {
-    const random = sorted(randomRows(1200)), templated = sorted(templatedRows(1200));
+    const random = sorted(gatewayEvents(1200)), templated = sorted(templatedRows(1200));
     // Random ids: the lazy search finds the longer matches between them (bench small events: 0.166x -> 0.146x).
     expect(chooseTuning(480, () => trialBlocks(random.order, random.row))).toBe(SMALL_ROW_TUNING);
     // Templated rows: level 1 already finds their long repeats (bench: 18.6 B a row either way).
@@ -76,7 +61,7 @@ describe('codec trial: the lazy search only where it pays', () => {
   });
 
   it('is what a store picks at the seal that samples the dictionary', () => {
-    for (const [make, want] of [[randomRows, SMALL_ROW_TUNING], [templatedRows, null]] as const) {
+    for (const [make, want] of [[gatewayEvents, SMALL_ROW_TUNING], [templatedRows, null]] as const) {
       const store = new Store({ ...defaultStoreConfig({}), compress: true });
       const src = store.source('edge.logs.prod')!;
       const evs = make(4600);
