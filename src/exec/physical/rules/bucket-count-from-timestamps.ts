@@ -2,10 +2,11 @@
 // COUNT(*)s, straight over a scan (through projections of plain columns, as logs.all's CTE is once
 // PruneUnusedColumns narrowed it), counts from the scan's timestamp column: no row object, no expression.
 
-import type { Plan, ScanPlan } from '../../../plan/bound.ts';
+import type { ScanPlan } from '../../../plan/bound.ts';
 import { originOf } from '../../../plan/origin-of.ts';
 import type { AggregatePlan } from '../physical-plan.ts';
 import { fixedTruncUnit } from './hot-bucket-aggregate.ts';
+import { plainScan } from './plain-scan.ts';
 
 export interface BucketCountChoice {
   scan: ScanPlan;
@@ -26,16 +27,4 @@ export function bucketCountFromTimestamps(plan: AggregatePlan): BucketCountChoic
   const o = key?.k === 'call' ? originOf(key.args[0]!) : null;
   if (!o || o.scan !== scan || o.element || o.path.length !== 1 || o.path[0] !== 'timestamp') return null;
   return { scan, unit };
-}
-
-/**
- * The scan under projections of plain columns only: they neither drop, add, reorder nor fail on rows,
- * so the groups come out in the order the general aggregation meets them.
- */
-function plainScan(p: Plan): ScanPlan | null {
-  for (;;) {
-    if (p.k === 'scan') return p;
-    if (p.k === 'project' && p.exprs.every((e) => e.k === 'col')) p = p.input;
-    else return null;
-  }
 }

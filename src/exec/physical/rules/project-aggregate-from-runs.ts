@@ -2,9 +2,10 @@
 // COUNT/MIN/MAX of timestamp or project, straight over an unordered scan (through projections of plain
 // columns), aggregates from the segments' project-id and timestamp columns: no row object, no expression.
 
-import type { BExpr, Plan, ScanPlan } from '../../../plan/bound.ts';
+import type { BExpr, ScanPlan } from '../../../plan/bound.ts';
 import { originOf } from '../../../plan/origin-of.ts';
 import type { AggregatePlan } from '../physical-plan.ts';
+import { plainScan } from './plain-scan.ts';
 
 /** One aggregate of the fast path: what it computes, over which column (null: COUNT(*)). */
 export interface ProjectAggPlan {
@@ -47,13 +48,4 @@ export function projectAggregateFromRuns(plan: AggregatePlan): ProjectAggregateC
     aggs.push(x);
   }
   return { scan, aggs };
-}
-
-/** The scan under projections of plain columns only (they neither drop, add, reorder nor fail on rows). */
-function plainScan(p: Plan): ScanPlan | null {
-  for (;;) {
-    if (p.k === 'scan') return p;
-    if (p.k === 'project' && p.exprs.every((e) => e.k === 'col')) p = p.input;
-    else return null;
-  }
 }
