@@ -9,7 +9,7 @@ import type { QueryService } from './endpoints/service-types.ts';
 import { totalmem } from 'node:os';
 import { createQueryService, type EngineService } from './endpoints/service.ts';
 import { checkpointSources, recoverStore, type Recovered } from './durable/durability.ts';
-import { CorruptStateError } from './durable/part-file.ts';
+import { CorruptStateError, IncompatibleStateError } from './durable/part-file.ts';
 import { CorruptWalError } from './durable/wal-recovery.ts';
 import { Store, fullStoreBytes, storeConfigFrom } from './store/store.ts';
 import { nowMicros } from './core/time.ts';
@@ -131,7 +131,7 @@ function recoverOrExit(cfg: Config, store: Store, service: EngineService, log: (
     log(`ringql: recovering from ${cfg.server.stateDir}/wal`);
     recovered = recoverStore(store, cfg.server.stateDir, cfg.durability, { discardCorrupt: cfg.discardCorrupt, nowUs: nowMicros, log });
   } catch (err) {
-    if (err instanceof CorruptWalError || err instanceof CorruptStateError) {
+    if (err instanceof CorruptWalError || err instanceof CorruptStateError || err instanceof IncompatibleStateError) {
       log(`ringql: ${err.message}`);
       process.exit(1);
     }

@@ -10,7 +10,7 @@ import { MANIFEST_FILE, readManifest, writeManifest, type Manifest, type Manifes
 import { encodePartFileSliced } from './part-file.ts';
 import { TimeSlicer } from '../core/time-slicer.ts';
 import type { Wal } from './wal.ts';
-import type { ImagePart } from '../store/source-image.ts';
+import { IMAGE_FORMAT, type ImagePart } from '../store/source-image.ts';
 
 /** One piece of a source's state, as the store offers it (source-image.ts says what each member means). */
 export type CheckpointPart = ImagePart;
@@ -170,7 +170,7 @@ export class Checkpointer {
         const chunks = w.part.chunks();
         const total = chunks.reduce((n, c) => n + c.length, 0);
         this.writingBytes = Math.max(0, (w.part.detachedBytes?.() ?? 0) + total - (w.part.sharedBytes?.() ?? 0));
-        const framed = await encodePartFileSliced({ key: w.part.key, source: w.source, events: w.part.events }, chunks, slicer);
+        const framed = await encodePartFileSliced({ key: w.part.key, source: w.source, events: w.part.events, format: IMAGE_FORMAT }, chunks, slicer);
         bytes += framed.reduce((n, b) => n + b.length, 0);
         await writeFileAtomic(join(this.dir, w.file), framed);
         w.part.release?.();

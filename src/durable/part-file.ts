@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import type { TimeSlicer } from '../core/time-slicer.ts';
 import { frame, frameHeaderOf, readRecord } from './record-frame.ts';
+import { IMAGE_FORMAT } from '../store/source-image.ts';
 
 const RECORD_PART_HEADER = 2;
 const RECORD_PART_CHUNK = 3;
@@ -17,6 +18,8 @@ export interface PartHeader {
   source: string;
   /** Events the part holds (what is lost if it is set aside). */
   events: number;
+  /** The store's image layout of the chunks (IMAGE_FORMAT when written); parts written before it was recorded hold format 1. */
+  format: number;
 }
 
 export interface PartFile extends PartHeader {
@@ -30,6 +33,18 @@ export class CorruptStateError extends Error {
       'Run `ringql repair` (or start with --discard-corrupt) to move it aside' +
       (events === null ? '' : `; it holds ${events} events, which would be lost`) + '.');
     this.name = 'CorruptStateError';
+  }
+}
+
+/**
+ * Thrown when a part file is whole but holds chunks in an image layout this ringql does not read (written
+ * by another version): the start stops, and nothing is set aside, since nothing is damaged.
+ */
+export class IncompatibleStateError extends Error {
+  constructor(readonly file: string, readonly format: number) {
+    super(`The state file ${file} holds image format ${format}; this ringql reads format ${IMAGE_FORMAT}. Nothing was loaded. ` +
+      'Start the ringql version that wrote it, or point RINGQL_STATE_DIR at another folder (its events are not lost while the folder is kept).');
+    this.name = 'IncompatibleStateError';
   }
 }
 
@@ -102,5 +117,8 @@ function parseHeader(path: string, payload: Buffer): PartHeader {
   }
   const h = v as Partial<PartHeader>;
   if (typeof h.key !== 'string' || typeof h.source !== 'string' || typeof h.events !== 'number') throw new CorruptStateError(path, 0, 'the part header lacks key, source or events');
-  return { key: h.key, source: h.source, events: h.events };
+  if (h.format !== undefined && !Number.isInteger(h.format)) throw new CorruptStateError(path, 0, 'the part header\'s format is not an integer', h.events);
+  const format = h.format ?? 1;
+  if (format !== IMAGE_FORMAT) throw new IncompatibleStateError(path, format);
+  return { key: h.key, source: h.source, events: h.events, format };
 }

@@ -11,6 +11,12 @@ import { ChunkReader, arrayChunk, jsonChunk, readArray } from './image-io.ts';
 import type { SchemaImage } from './schema-image.ts';
 import type { OpenSegment } from './open-segment.ts';
 
+/**
+ * The layout of the chunks an ImagePart holds (this file's and segment-image.ts's): a part file records it,
+ * and a start refuses parts of another layout instead of misreading them. Raise it with any layout change.
+ */
+export const IMAGE_FORMAT = 1;
+
 /** One piece of a source's state, as the durable layer's Checkpointer takes it. Immutable parts (a sealed segment) are written once and kept while listed. */
 export interface ImagePart {
   /** Unique within the source, stable while the part lives; file-name safe characters are kept, others replaced. */

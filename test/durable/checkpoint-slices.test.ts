@@ -22,7 +22,7 @@ describe('sliced part-file framing', () => {
     const big = Buffer.alloc(700 * 1024);
     for (let i = 0; i < big.length; i++) big[i] = (i * 31 + 7) & 0xff;
     const chunks = [Buffer.from('{"n":3}'), Buffer.alloc(0), big, Buffer.from('tail')];
-    const header = { key: 'seg.1.e0', source: 'edge_logs', events: 3 };
+    const header = { key: 'seg.1.e0', source: 'edge_logs', events: 3, format: 1 };
     const slicer = new TimeSlicer(0);
     const sliced = await encodePartFileSliced(header, chunks, slicer);
     expect(Buffer.concat(sliced).equals(Buffer.concat(encodePartFile(header, chunks)))).toBe(true);

@@ -44,7 +44,7 @@ describe('part files', () => {
   it('round-trip their chunks and header', async () => {
     const d = tmp();
     const path = join(d, 'a.part');
-    await writeFileAtomic(path, encodePartFile({ key: 'k1', source: 'edge', events: 7 }, [Buffer.from('one'), Buffer.alloc(0), Buffer.from('three')]));
+    await writeFileAtomic(path, encodePartFile({ key: 'k1', source: 'edge', events: 7, format: 1 }, [Buffer.from('one'), Buffer.alloc(0), Buffer.from('three')]));
     const p = readPartFile(path);
     expect(p).toMatchObject({ key: 'k1', source: 'edge', events: 7 });
     expect(p.chunks.map(String)).toEqual(['one', '', 'three']);
@@ -54,7 +54,7 @@ describe('part files', () => {
   it('report a flipped byte, a cut file and trailing bytes with the file and offset', async () => {
     const d = tmp();
     const path = join(d, 'b.part');
-    await writeFileAtomic(path, encodePartFile({ key: 'k', source: 's', events: 3 }, [Buffer.from('a'.repeat(100)), Buffer.from('b'.repeat(100))]));
+    await writeFileAtomic(path, encodePartFile({ key: 'k', source: 's', events: 3, format: 1 }, [Buffer.from('a'.repeat(100)), Buffer.from('b'.repeat(100))]));
     const good = readFileSync(path);
     const flipped = Buffer.from(good);
     flipped[good.length - 40] ^= 0xff;
