@@ -5,6 +5,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
     projects: [
       { extends: true, test: { name: 'suite', root: '.', include: ['test/**/*.test.ts'], exclude: ['test/hostile/**', '**/node_modules/**'], sequence: { groupOrder: 0 } } },
       { extends: true, test: { name: 'hostile', root: '.', include: ['test/hostile/**/*.test.ts'], sequence: { groupOrder: 1 } } },
