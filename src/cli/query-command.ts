@@ -104,7 +104,7 @@ export async function queryCommand(argv: string[], io: Io = stdio, opts: QueryOp
     }
   }
   const store = new Store({ ...defaultStoreConfig(), blockCacheBytes: CLI_BLOCK_CACHE_BYTES });
-  const service = await createQueryService({ store, stateDir: null, nowMicros: () => now, cache: { sweepMs: 0 } });
+  const service = await createQueryService({ store, stateDir: null, nowMicros: () => now, cache: { sweepMs: 0 }, lazyBuiltins: true });
   try {
     const loadCode = await loadFiles(args.get('load') ?? [], store, service, io);
     if (loadCode !== null) return loadCode;
