@@ -118,9 +118,14 @@ export const lqlLexerDefinition = {
 /** Every token type, for the parser (abstract categories included). */
 export const lqlTokens: TokenType[] = [Operator, Comparison, ...new Set([...termMode, ...valueMode, ...nameMode, ...chartMode])];
 
+/** A lexer of the LQL modes; `validate`: run Chevrotain's lexer checks (the one instance skips them, as newSqlLexer's does). */
+export function newLqlLexer(validate = false): Lexer {
+  return new Lexer(lqlLexerDefinition, { positionTracking: 'full', ensureOptimizations: false, skipValidations: !validate });
+}
+
 let lexer: Lexer | null = null;
 
 /** One lexer instance, reused; made at first use (~40 ms of CPU a query without LQL need not spend). */
 export function lqlLexer(): Lexer {
-  return (lexer ??= new Lexer(lqlLexerDefinition, { positionTracking: 'full', ensureOptimizations: false }));
+  return (lexer ??= newLqlLexer());
 }

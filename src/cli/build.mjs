@@ -1,12 +1,13 @@
 // Compiles src/ and grammar/ to dist/ with TypeScript's native compiler (./x.ts imports become ./x.js; no
-// type check: `npm run typecheck` does that), then stamps dist/.built. `--if-stale` skips a fresh build;
-// without tsc (a production install) an existing dist/ is used as it is.
+// type check: `npm run typecheck` does that), bundles the CLI (bundle-cli.mjs), then stamps dist/.built.
+// `--if-stale` skips a fresh build; without tsc (a production install) an existing dist/ is used as it is.
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { ROOT, STAMP, distIsFresh } from './dist-fresh.mjs';
+import { bundleCli } from './bundle-cli.mjs';
 
 if (process.argv.includes('--if-stale') && distIsFresh()) process.exit(0);
 let tsc;
@@ -34,6 +35,7 @@ const options = ['--target', 'ES2022', '--module', 'preserve', '--moduleResoluti
   '--lib', 'ES2022', '--ignoreConfig', '--noCheck', '--rootDir', '.', '--outDir', 'dist'];
 const r = spawnSync(process.execPath, [tsc, ...options, ...files('src'), ...files('grammar')], { cwd: ROOT, stdio: 'inherit' });
 if (r.status !== 0) process.exit(r.status ?? 1);
+await bundleCli(ROOT);
 mkdirSync(join(ROOT, 'dist'), { recursive: true });
 writeFileSync(STAMP, `${new Date().toISOString()}\n`);
 process.stderr.write(`build: dist/ compiled in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);

@@ -76,7 +76,7 @@ export async function columnQuery(q: ColumnQuery): Promise<number | null> {
   // No hot (dictionary) paths: the queries this path takes read none. Rows without bytes are sealed in
   // big segments: the seals (sort, blocks, merges) were most of this thread's work at 4096 rows each.
   const store = new Store({ ...config, segmentRows: COLUMN_SEGMENT_ROWS }, {});
-  const service = await createQueryService({ store, stateDir: null, nowMicros: () => q.sqlOpts.nowUs, cache: { sweepMs: 0 } });
+  const service = await createQueryService({ store, stateDir: null, nowMicros: () => q.sqlOpts.nowUs, cache: { sweepMs: 0 }, lazyBuiltins: true });
   try {
     const loads = parseLoads(q.loads, store);
     if (!loads || !columnPathPlan(service, q)) return null;

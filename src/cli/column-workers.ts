@@ -57,9 +57,53 @@ class ColumnWorker {
   }
 }
 
+/** Workers started ahead of the load (prestartColumnWorkers), each ready or failed; taken by the next start. */
+let prestarted: Promise<Worker>[] = [];
+
+/**
+ * Starts `count` workers now, for a load that may come (the bin, before its heavy imports: each thread's
+ * own start, ~35 ms of CPU, then overlaps the main thread's). Until taken they hold no process open; a
+ * failure is reported by the start that takes the worker, as if it had started it.
+ */
+export function prestartColumnWorkers(count: number): void {
+  prestarted.push(...Array.from({ length: count }, () => {
+    const p = startOne();
+    p.then((w) => { w.unref(); w.on('error', idleError); }, () => {});
+    return p;
+  }));
+}
+
+/** A prestarted worker that fails while idle: the start that takes it then sees its exit. */
+function idleError(): void {}
+
+/** How many prestarted workers wait to be taken (tests). */
+export function prestartedCount(): number {
+  return prestarted.length;
+}
+
+/** Stops the prestarted workers no load took (a query the full path ran, say). */
+export async function discardPrestartedWorkers(): Promise<void> {
+  const left = prestarted;
+  prestarted = [];
+  await Promise.allSettled(left.map(async (p) => (await p).terminate()));
+}
+
+/** The prestarted workers (at most `count`; the rest stopped) and new ones up to `count`. */
+function starting(count: number): Promise<Worker>[] {
+  const taken = prestarted.splice(0, count).map(async (p) => {
+    const w = await p;
+    w.off('error', idleError);
+    if (w.threadId < 0) throw new Error('ringql: a column load worker exited before it was used');
+    w.ref();
+    return w;
+  });
+  void discardPrestartedWorkers();
+  return [...taken, ...Array.from({ length: count - taken.length }, () => startOne())];
+}
+
 /** `count` workers, each started and ready (its addon loaded); rejects naming the cause when one is not. */
 export async function startColumnWorkers(count: number): Promise<ColumnWorkers> {
-  const started = await Promise.allSettled(Array.from({ length: count }, () => startOne()));
+  const started = await Promise.allSettled(starting(count));
   const ok = started.flatMap((s) => s.status === 'fulfilled' ? [s.value] : []);
   const bad = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
   if (bad) {

@@ -10,10 +10,21 @@ usage: ringql gen --out <dir> [--events N] [--projects N] [--days N] [--seed S] 
 ${REPAIR_USAGE}`;
 }
 
+/** `ringql query`: its column load's workers start first when it may use them, and stop if it did not. */
+async function query(argv: string[]): Promise<number> {
+  const { prestartForQuery } = await import('./column-prestart.ts');
+  if (!prestartForQuery(argv)) return (await import('./query-command.ts')).queryCommand(argv);
+  try {
+    return await (await import('./query-command.ts')).queryCommand(argv);
+  } finally {
+    await (await import('./column-workers.ts')).discardPrestartedWorkers();
+  }
+}
+
 export async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
   switch (cmd) {
-    case 'query': return (await import('./query-command.ts')).queryCommand(rest);
+    case 'query': return query(rest);
     case 'gen': return (await import('./gen-command.ts')).genCommand(rest);
     case 'repair': return (await import('./repair-command.ts')).repairCommand(rest);
     case 'help': case '--help': case '-h': process.stdout.write(await usage()); return 0;

@@ -21,6 +21,7 @@ import { ExecContext } from '../exec/context.ts';
 import { budgetSettings } from '../core/config.ts';
 import { BodyPrinter, type Io } from './body-printer.ts';
 import { parseArgs, UsageError } from './args.ts';
+import { QUERY_FLAGS } from './query-flags.ts';
 import { OUTPUT_FORMATS } from '../exec/sinks/row-sink.ts';
 
 export const QUERY_USAGE = `usage: ringql query [--endpoint <name>] [--sql <text|@file>] [--lql <text>] [--param k=v]...
@@ -55,11 +56,7 @@ export interface QueryOptions {
 export async function queryCommand(argv: string[], io: Io = stdio, opts: QueryOptions = {}): Promise<number> {
   let args: Map<string, string[]>;
   try {
-    args = parseArgs(argv, {
-      endpoint: { value: true }, sql: { value: true }, lql: { value: true }, param: { value: true, repeat: true },
-      load: { value: true, repeat: true }, now: { value: true }, explain: { value: false }, help: { value: false },
-      format: { value: true },
-    });
+    args = parseArgs(argv, QUERY_FLAGS);
   } catch (err) {
     if (err instanceof UsageError) { io.err(`${err.message}\n${QUERY_USAGE}\n`); return 2; }
     throw err;
@@ -104,7 +101,7 @@ export async function queryCommand(argv: string[], io: Io = stdio, opts: QueryOp
     }
   }
   const store = new Store({ ...defaultStoreConfig(), blockCacheBytes: CLI_BLOCK_CACHE_BYTES });
-  const service = await createQueryService({ store, stateDir: null, nowMicros: () => now, cache: { sweepMs: 0 } });
+  const service = await createQueryService({ store, stateDir: null, nowMicros: () => now, cache: { sweepMs: 0 }, lazyBuiltins: true });
   try {
     const loadCode = await loadFiles(args.get('load') ?? [], store, service, io);
     if (loadCode !== null) return loadCode;

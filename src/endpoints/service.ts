@@ -43,6 +43,8 @@ export interface ServiceOptions {
   limits?: Limits;
   /** Where start-up notes go (skipped or not yet binding stored endpoints); defaults to stderr. */
   log?: (line: string) => void;
+  /** With no stateDir (the CLI): prepare the built-in endpoints at their first lookup, not at creation. */
+  lazyBuiltins?: boolean;
 }
 
 export async function createQueryService(opts: ServiceOptions): Promise<EngineService> {
@@ -84,9 +86,14 @@ export class EngineService implements QueryService {
     opts.store.countExternal(() => this.cache.stats().bytes);
   }
 
-  /** Prepares the built-ins and the stored endpoints (EndpointRegistry.load). */
+  /** Prepares the built-ins (now, or at first lookup with lazyBuiltins) and the stored endpoints (EndpointRegistry.load). */
   load(): void {
-    this.endpoints.load(this.opts.stateDir, this.opts.log ?? ((line: string) => void process.stderr.write(`${line}\n`)));
+    this.endpoints.load(this.opts.stateDir, this.opts.log ?? ((line: string) => void process.stderr.write(`${line}\n`)), this.opts.lazyBuiltins);
+  }
+
+  /** Whether the built-in endpoints are prepared (false only with lazyBuiltins, before any endpoint was looked up). */
+  get builtinsPrepared(): boolean {
+    return this.endpoints.builtinsPrepared;
   }
 
   resolve(idOrName: string): PreparedEndpoint {

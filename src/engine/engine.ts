@@ -3,7 +3,7 @@
 // values: a kept instance for values seen before, else a prepared template (bound, planned and physically
 // planned with its parameters traced) with the values put in; binds and plans only for a new plan shape.
 
-import { LRUMapWithDelete } from 'mnemonist';
+import { LRUMapWithDelete } from '../core/lru.ts';
 import { engineCounters } from '../core/engine-counters.ts';
 import { RingqlError } from '../core/errors.ts';
 import { withMeter, type WorkMeter } from '../core/work-meter.ts';
