@@ -28,7 +28,7 @@ function distMetaUrl(root, out) {
 }
 
 /**
- * Writes the bundle; without esbuild (it comes with tsx) removes any old one and says so: the bin then
+ * Writes the bundle; without esbuild (a declared dependency, so only a broken install lacks it) removes any old one and says so: the bin then
  * loads dist/src/cli/main.js as it did. Resolves to whether the bundle was written.
  */
 export async function bundleCli(root) {
