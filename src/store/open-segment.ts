@@ -5,6 +5,7 @@
 import type { RowData } from './row-data.ts';
 import { INGEST_ADDON } from './native-ingest.ts';
 import { PlainTs } from './ts-column.ts';
+import { tsOrder } from './ts-order.ts';
 
 /** A run of a batch's rows this big or bigger is referenced in the batch's buffer, not copied (small runs would pin many small buffers). */
 const TAKE_MIN_BYTES = 64 * 1024;
@@ -182,10 +183,7 @@ export class OpenSegment implements RowData {
   byTs(): Uint32Array {
     const n = this.ts.length;
     if (this.sorted === null || this.sorted.length !== n) {
-      const ts = this.ts.v;
-      const idx = new Uint32Array(n);
-      for (let i = 0; i < n; i++) idx[i] = i;
-      this.sorted = idx.sort((a, b) => ts[a]! - ts[b]! || a - b);
+      this.sorted = tsOrder(this.ts.v, n);
     }
     return this.sorted;
   }
