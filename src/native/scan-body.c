@@ -208,12 +208,13 @@ const char *scan_body(ctx_t *c, const uint8_t *in, size_t n) {
       event_t e;
       s.p = st;
       s.end = end;
+      scan_line_bits(&s);
       if (scan_event(&s, &e) || emit_event(&s, &e)) err = slow_line(c, in, st, end);
     }
     if (!nl) break;
     st = end + 1;
   }
-  free(s.fp); free(s.koff); free(s.klen);
+  free(s.fp); free(s.koff); free(s.klen); free(s.qbits);
   b_free(&s.md); b_free(&s.ex);
   if (err) return err;
   if (c->events == 0) return "no events";

@@ -19,11 +19,64 @@ static size_t utf8_seq(const uint8_t *in, size_t p, size_t end) {
   return n;
 }
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+
+void scan_line_bits(scan_t *s) {
+  size_t n = s->end - s->p, words = (n + 63) / 64 + 1;
+  s->line = s->p;
+  s->simple = 0;
+  if (words > s->capq) {
+    uint64_t *q = realloc(s->qbits, words * 2 * sizeof *q);
+    if (!q) return;
+    s->qbits = q;
+    s->capq = words * 2;
+  }
+  const uint8_t *b = s->in + s->p;
+  const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\'), space = _mm_set1_epi8(0x20);
+  __m128i bad = _mm_setzero_si128();
+  for (size_t w = 0; w < words; w++) {
+    uint64_t m = 0;
+    for (size_t k = 0; k < 4; k++) {
+      size_t at = w * 64 + k * 16;
+      __m128i x;
+      if (at + 16 <= n) x = _mm_loadu_si128((const __m128i *)(b + at));
+      else {
+        uint8_t tail[16];
+        memset(tail, ' ', 16);
+        if (at < n) memcpy(tail, b + at, n - at);
+        x = _mm_loadu_si128((const __m128i *)tail);
+      }
+      m |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, quote)) << (16 * k);
+      /* Signed compare: bytes >= 0x80 are negative, so "< 0x20" catches them too. */
+      bad = _mm_or_si128(bad, _mm_or_si128(_mm_cmpeq_epi8(x, bslash), _mm_cmplt_epi8(x, space)));
+    }
+    s->qbits[w] = m;
+  }
+  s->simple = _mm_movemask_epi8(bad) == 0;
+}
+#else
+void scan_line_bits(scan_t *s) {
+  s->line = s->p;
+  s->simple = 0;
+}
+#endif
+
 /* A string without escapes (s->p after its opening quote): its bytes in the input. Escapes, control bytes,
  * invalid UTF-8 or no closing quote: BAIL. */
-int scan_string(scan_t *s, uint32_t *off, uint32_t *len) {
+static inline __attribute__((always_inline)) int string_at(scan_t *s, uint32_t *off, uint32_t *len) {
   size_t q = s->p;
-  for (;;) {
+  if (s->simple) {
+    size_t r = q - s->line;
+    uint64_t w = s->qbits[r >> 6] >> (r & 63);
+    while (!w) {
+      r = (r | 63) + 1;
+      if (s->line + r >= s->end) return BAIL;
+      w = s->qbits[r >> 6];
+    }
+    q = s->line + r + (size_t)__builtin_ctzll(w);
+    if (q >= s->end) return BAIL;
+  } else for (;;) {
     q = plain_run_end(s->in, q, s->end);
     if (q >= s->end) return BAIL;
     uint8_t ch = s->in[q];
@@ -40,7 +93,7 @@ int scan_string(scan_t *s, uint32_t *off, uint32_t *len) {
 }
 
 /* A number token (tape.c's grammar): its JSON text's length as the row writes it and its type code. */
-int scan_number(scan_t *s, uint64_t *json, int *code) {
+static inline __attribute__((always_inline)) int number_at(scan_t *s, uint64_t *json, int *code) {
   const uint8_t *in = s->in;
   size_t st = s->p, p = s->p;
   int digits = 0, plain = 1;
@@ -99,11 +152,11 @@ static uint64_t key_fp(const uint8_t *k, uint32_t len) {
 
 /* The next member's key and its ':' (the object's keys so far: s->fp[base..nk)); BAIL on an array-index,
  * duplicate or 257th key, or anything but a plain key. */
-int take_key(scan_t *s, size_t base, uint64_t *seen, uint32_t *koff, uint32_t *klen) {
+static inline __attribute__((always_inline)) int key_at(scan_t *s, size_t base, uint64_t *seen, uint32_t *koff, uint32_t *klen) {
   skip_ws(s);
   if (s->p >= s->end || s->in[s->p] != '"') return BAIL;
   s->p++;
-  if (scan_string(s, koff, klen)) return BAIL;
+  if (string_at(s, koff, klen)) return BAIL;
   const uint8_t *k = s->in + *koff;
   if (is_index_key(k, *klen) || s->nk - base >= MAX_KEYS) return BAIL;
   uint64_t fp = key_fp(k, *klen);
@@ -137,9 +190,39 @@ static void desc_patch(bytes_t *d, size_t at) {
   if (!d->oom) memcpy(d->p + at, &len, 4);
 }
 
+static int scan_array(scan_t *s, int level, uint64_t *json, int *code);
+
+static inline __attribute__((always_inline)) int lit_at(scan_t *s, const char *w, size_t n) {
+  if (s->end - s->p < n || memcmp(s->in + s->p, w, n) != 0) return 0;
+  s->p += n;
+  return 1;
+}
+
+/* Any value at nesting `level` (a container's level: the event is 1): its row JSON's length (objects not
+ * wrapped) and its type code (type_code of transform.c), containers' descriptors written. */
+static inline __attribute__((always_inline)) int value_at(scan_t *s, int level, uint64_t *json, int *code) {
+  skip_ws(s);
+  if (s->p >= s->end) return BAIL;
+  switch (s->in[s->p]) {
+    case '{': *code = 5; return scan_object(s, level, json);
+    case '[': return scan_array(s, level, json, code);
+    case '"': {
+      uint32_t off, len;
+      s->p++;
+      if (string_at(s, &off, &len) || (int64_t)len > s->c->max_string_bytes) return BAIL;
+      *json = (uint64_t)len + 2; *code = 1;
+      return 0;
+    }
+    case 't': *json = 4; *code = 4; return lit_at(s, "true", 4) ? 0 : BAIL;
+    case 'f': *json = 5; *code = 4; return lit_at(s, "false", 5) ? 0 : BAIL;
+    case 'n': *json = 4; *code = 0; return lit_at(s, "null", 4) ? 0 : BAIL;
+    default: return number_at(s, json, code);
+  }
+}
+
 /* One member after its key: its descriptor entry (code, key length, key, then a container's content) and
  * its row JSON's length ("key":value, an object value wrapped in [ ]). */
-int scan_member(scan_t *s, uint32_t koff, uint32_t klen, int level, uint64_t *json) {
+static inline __attribute__((always_inline)) int member_at(scan_t *s, uint32_t koff, uint32_t klen, int level, uint64_t *json) {
   if ((int64_t)klen > s->c->max_string_bytes) return BAIL;
   bytes_t *d = s->d;
   size_t ce = d->n;
@@ -153,7 +236,7 @@ int scan_member(scan_t *s, uint32_t koff, uint32_t klen, int level, uint64_t *js
   uint8_t first = s->p < s->end ? s->in[s->p] : 0;
   uint64_t vj;
   int vc;
-  if (scan_value(s, level + 1, &vj, &vc)) return BAIL;
+  if (value_at(s, level + 1, &vj, &vc)) return BAIL;
   if (d->oom) return BAIL;
   d->p[ce] = (uint8_t)(vc | (first == '{' ? 0x40 : first == '[' ? 0x80 : 0));
   *json = (uint64_t)klen + 3 + vj + (first == '{' ? 2 : 0);
@@ -174,7 +257,7 @@ int scan_object(scan_t *s, int level, uint64_t *json) {
   else for (uint32_t k = 0;; k++) {
     uint32_t koff, klen;
     uint64_t mj;
-    if (take_key(s, base, seen, &koff, &klen) || scan_member(s, koff, klen, level, &mj)) return BAIL;
+    if (key_at(s, base, seen, &koff, &klen) || member_at(s, koff, klen, level, &mj)) return BAIL;
     total += mj + (k ? 1 : 0);
     skip_ws(s);
     if (s->p < s->end && s->in[s->p] == ',') { s->p++; continue; }
@@ -204,7 +287,7 @@ static int scan_array(scan_t *s, int level, uint64_t *json, int *code) {
     if (first == '{' || first == '[') b_byte(d, first == '{' ? 'o' : 'a');
     uint64_t ej;
     int ec;
-    if (scan_value(s, level + 1, &ej, &ec)) return BAIL;
+    if (value_at(s, level + 1, &ej, &ec)) return BAIL;
     /* typeOf of an array: its first element with a type (nulls and empty arrays have none). */
     if (acode == 0 && ec != 0) acode = first == '[' ? 11 : ec + 5;
     total += ej + (k ? 1 : 0);
@@ -219,30 +302,10 @@ static int scan_array(scan_t *s, int level, uint64_t *json, int *code) {
   return 0;
 }
 
-int scan_lit(scan_t *s, const char *w, size_t n) {
-  if (s->end - s->p < n || memcmp(s->in + s->p, w, n) != 0) return 0;
-  s->p += n;
-  return 1;
-}
 
-/* Any value at nesting `level` (a container's level: the event is 1): its row JSON's length (objects not
- * wrapped) and its type code (type_code of transform.c), containers' descriptors written. */
-int scan_value(scan_t *s, int level, uint64_t *json, int *code) {
-  skip_ws(s);
-  if (s->p >= s->end) return BAIL;
-  switch (s->in[s->p]) {
-    case '{': *code = 5; return scan_object(s, level, json);
-    case '[': return scan_array(s, level, json, code);
-    case '"': {
-      uint32_t off, len;
-      s->p++;
-      if (scan_string(s, &off, &len) || (int64_t)len > s->c->max_string_bytes) return BAIL;
-      *json = (uint64_t)len + 2; *code = 1;
-      return 0;
-    }
-    case 't': *json = 4; *code = 4; return scan_lit(s, "true", 4) ? 0 : BAIL;
-    case 'f': *json = 5; *code = 4; return scan_lit(s, "false", 5) ? 0 : BAIL;
-    case 'n': *json = 4; *code = 0; return scan_lit(s, "null", 4) ? 0 : BAIL;
-    default: return scan_number(s, json, code);
-  }
-}
+int scan_string(scan_t *s, uint32_t *off, uint32_t *len) { return string_at(s, off, len); }
+int take_key(scan_t *s, size_t base, uint64_t *seen, uint32_t *koff, uint32_t *klen) { return key_at(s, base, seen, koff, klen); }
+int scan_member(scan_t *s, uint32_t koff, uint32_t klen, int level, uint64_t *json) { return member_at(s, koff, klen, level, json); }
+int scan_value(scan_t *s, int level, uint64_t *json, int *code) { return value_at(s, level, json, code); }
+int scan_number(scan_t *s, uint64_t *json, int *code) { return number_at(s, json, code); }
+int scan_lit(scan_t *s, const char *w, size_t n) { return lit_at(s, w, n); }

@@ -18,6 +18,11 @@ typedef struct {
   uint64_t *fp;
   uint32_t *koff, *klen;
   size_t nk, capk;
+  /* The line's quote bits (bit i of word i / 64: a '"' at line + i), valid when `simple`: the line holds no
+   * backslash, no byte < 0x20 and none >= 0x80, so every string ends at the next quote. */
+  uint64_t *qbits;
+  size_t capq, line;
+  int simple;
 } scan_t;
 
 static inline void skip_ws(scan_t *s) {
@@ -28,6 +33,8 @@ static inline void skip_ws(scan_t *s) {
   }
 }
 
+/* Sets s->simple (and s->qbits) for the line s->in[s->p..s->end). */
+void scan_line_bits(scan_t *s);
 /* A string without escapes (s->p after its opening quote): its bytes in the input. */
 int scan_string(scan_t *s, uint32_t *off, uint32_t *len);
 /* A number token at s->p: its length as the row writes it, and its type code. */
