@@ -214,7 +214,7 @@ const char *scan_body(ctx_t *c, const uint8_t *in, size_t n) {
     if (!nl) break;
     st = end + 1;
   }
-  free(s.fp); free(s.koff); free(s.klen); free(s.qbits);
+  free(s.koff); free(s.klen); free(s.qbits);
   b_free(&s.md); b_free(&s.ex);
   if (err) return err;
   if (c->events == 0) return "no events";

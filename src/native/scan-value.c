@@ -141,16 +141,16 @@ static int is_index_key(const uint8_t *k, uint32_t len) {
   return 1;
 }
 
-static uint64_t key_fp(const uint8_t *k, uint32_t len) {
-  uint64_t head = 0, tail = 0;
+/* A key's bit in its object's 256-bit filter: equal keys have equal bits (then the bytes decide). */
+static inline unsigned key_bit(const uint8_t *k, uint32_t len) {
+  uint64_t head = len, tail = 0;
   if (len >= 8) { memcpy(&head, k, 8); memcpy(&tail, k + len - 8, 8); }
-  else if (len >= 4) { uint32_t a, b; memcpy(&a, k, 4); memcpy(&b, k + len - 4, 4); head = a; tail = b; }
-  else if (len > 0) head = (uint64_t)k[0] << 16 | (uint64_t)k[len >> 1] << 8 | k[len - 1];
-  uint64_t h = (head ^ (tail * 0x9E3779B97F4A7C15ull)) * 0xff51afd7ed558ccdull;
-  return h ^ (h >> 29) ^ ((uint64_t)len << 48);
+  else if (len >= 4) { uint32_t a, b; memcpy(&a, k, 4); memcpy(&b, k + len - 4, 4); head = a; tail = (uint64_t)b << 8 | len; }
+  else if (len > 0) tail = (uint64_t)k[0] << 16 | (uint64_t)k[len >> 1] << 8 | k[len - 1];
+  return (unsigned)(((head * 0xff51afd7ed558ccdull) ^ (tail * 0x9E3779B97F4A7C15ull)) >> 56);
 }
 
-/* The next member's key and its ':' (the object's keys so far: s->fp[base..nk)); BAIL on an array-index,
+/* The next member's key and its ':' (the object's keys so far: s->koff[base..nk)); BAIL on an array-index,
  * duplicate or 257th key, or anything but a plain key. */
 static inline __attribute__((always_inline)) int key_at(scan_t *s, size_t base, uint64_t *seen, uint32_t *koff, uint32_t *klen) {
   skip_ws(s);
@@ -159,26 +159,23 @@ static inline __attribute__((always_inline)) int key_at(scan_t *s, size_t base, 
   if (string_at(s, koff, klen)) return BAIL;
   const uint8_t *k = s->in + *koff;
   if (is_index_key(k, *klen) || s->nk - base >= MAX_KEYS) return BAIL;
-  uint64_t fp = key_fp(k, *klen);
-  /* The object's 256-bit filter of fingerprints (seen[4]): a key whose bit is clear is new without compares. */
-  unsigned bit = (unsigned)(fp >> 20) & 255;
+  /* The object's 256-bit filter of its keys (seen[4]): a key whose bit is clear is new without compares. */
+  unsigned bit = key_bit(k, *klen);
   if ((seen[bit >> 6] >> (bit & 63)) & 1) {
     for (size_t i = base; i < s->nk; i++)
-      if (s->fp[i] == fp && s->klen[i] == *klen && memcmp(s->in + s->koff[i], k, *klen) == 0) return BAIL;
+      if (s->klen[i] == *klen && memcmp(s->in + s->koff[i], k, *klen) == 0) return BAIL;
   }
   seen[bit >> 6] |= 1ull << (bit & 63);
   if (s->nk == s->capk) {
     size_t cap = s->capk ? s->capk * 2 : 256;
-    uint64_t *f = realloc(s->fp, cap * sizeof *f);
-    if (f) s->fp = f;
     uint32_t *o = realloc(s->koff, cap * sizeof *o);
     if (o) s->koff = o;
     uint32_t *l = realloc(s->klen, cap * sizeof *l);
     if (l) s->klen = l;
-    if (!f || !o || !l) return BAIL;
+    if (!o || !l) return BAIL;
     s->capk = cap;
   }
-  s->fp[s->nk] = fp; s->koff[s->nk] = *koff; s->klen[s->nk] = *klen; s->nk++;
+  s->koff[s->nk] = *koff; s->klen[s->nk] = *klen; s->nk++;
   skip_ws(s);
   if (s->p >= s->end || s->in[s->p] != ':') return BAIL;
   s->p++;

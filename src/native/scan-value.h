@@ -14,8 +14,7 @@ typedef struct {
   size_t p, end;
   bytes_t *d; /* where the descriptor being scanned goes: md or ex */
   bytes_t md, ex; /* this event's metadata descriptor, and its extra members' */
-  /* The keys of the objects being scanned (a stack): fingerprint, offset and length in the input. */
-  uint64_t *fp;
+  /* The keys of the objects being scanned (a stack): offset and length in the input. */
   uint32_t *koff, *klen;
   size_t nk, capk;
   /* The line's quote bits (bit i of word i / 64: a '"' at line + i), valid when `simple`: the line holds no
@@ -39,7 +38,7 @@ void scan_line_bits(scan_t *s);
 int scan_string(scan_t *s, uint32_t *off, uint32_t *len);
 /* A number token at s->p: its length as the row writes it, and its type code. */
 int scan_number(scan_t *s, uint64_t *json, int *code);
-/* The next key of the object whose keys begin at s->fp[base] (`seen`: its 256-bit filter of them), and its ':'. */
+/* The next key of the object whose keys begin at s->koff[base] (`seen`: its 256-bit filter of them), and its ':'. */
 int take_key(scan_t *s, size_t base, uint64_t *seen, uint32_t *koff, uint32_t *klen);
 /* The member after a key (the object at `level`): its descriptor entry into s->d and its row JSON's length. */
 int scan_member(scan_t *s, uint32_t koff, uint32_t klen, int level, uint64_t *json);

@@ -48,13 +48,21 @@ describe('the noRows scan agrees with the tape path', () => {
     for (const c of cases) { agree(Buffer.from(c)); agree(nd('{"a":1}', c, '', ' \r', '{"b":2}\r')); }
   });
 
-  it('the limits: nesting depth, string and key lengths, 256 keys', () => {
+  it('the limits: nesting depth, string and key lengths, duplicate keys, 256 keys', () => {
     const deep = (d: number): string => `{"metadata":${'{"a":'.repeat(d)}1${'}'.repeat(d)}}`;
     const deepArr = (d: number): string => `{"x":${'['.repeat(d)}1${']'.repeat(d)}}`;
     for (let d = 1; d <= 8; d++) { agree(Buffer.from(deep(d)), 5); agree(Buffer.from(deepArr(d)), 5); }
     for (const n of [15, 16, 17]) {
       agree(Buffer.from(`{"event_message":"${'m'.repeat(n)}","${'k'.repeat(n)}":"${'v'.repeat(n)}"}`), 32, 16);
       agree(Buffer.from(`{"metadata":{"${'k'.repeat(n)}":{"${'v'.repeat(n)}":1}}}`), 32, 16);
+    }
+    for (const len of [1, 3, 4, 7, 8, 9, 16, 17, 19]) {
+      for (const gap of [0, 1, 30]) {
+        const k = 'abcdefghijklmnopqrs'.slice(0, len), fill = Array.from({ length: gap }, (_, i) => `,"f${i}":${i}`).join('');
+        // A duplicate, and (length 19) a key differing only in a middle byte, which is none.
+        expect(agree(Buffer.from(`{"metadata":{"${k}":1${fill},"${k}":2}}`))).toBe('a duplicate key');
+        agree(Buffer.from(`{"metadata":{"${k}":1${fill},"${k.slice(0, 9)}X${k.slice(10)}":2}}`));
+      }
     }
     for (const n of [255, 256, 257]) agree(Buffer.from(`{"metadata":{${Array.from({ length: n }, (_, i) => `"k${i}":${i}`).join(',')}}}`));
   });
