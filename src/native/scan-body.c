@@ -140,6 +140,19 @@ static double row_bytes(const event_t *e, int64_t ts) {
   return (double)(n + (e->md ? e->md_json : 0) + (e->nex ? e->ex_json + 2 : 0));
 }
 
+/* intern(&c->descs, d) — first against the few descriptors interned last (same bytes, same id). */
+static long desc_id(scan_t *s, const bytes_t *d) {
+  const intern_t *t = &s->c->descs;
+  for (unsigned i = 0; i < 4 && i < s->nrecent; i++) {
+    long id = s->recent[i];
+    uint32_t st = id ? t->ends[id - 1] : 0;
+    if (t->ends[id] - st == d->n && memcmp(t->data.p + st, d->p, d->n) == 0) return id;
+  }
+  long id = intern(&s->c->descs, d->p, d->n);
+  if (id >= 0) s->recent[s->nrecent++ & 3] = id;
+  return id;
+}
+
 /* transform_event's no_rows outputs of a scanned event; BAIL (nothing counted) when a check needs the tape path. */
 static int emit_event(scan_t *s, const event_t *e) {
   ctx_t *c = s->c;
@@ -169,7 +182,7 @@ static int emit_event(scan_t *s, const event_t *e) {
   b_byte(d, e->md ? 1 : 0);
   if (e->md) b_put(d, s->md.p, s->md.n);
   b_put(d, s->ex.p, s->ex.n);
-  long did = d->oom ? -1 : intern(&c->descs, d->p, d->n);
+  long did = d->oom ? -1 : desc_id(s, d);
   long pid = did < 0 || !e->pj ? -1 : intern(&c->strs, pj, pjn);
   if (did < 0 || (e->pj && pid < 0)) return BAIL;
   double *m = c->meta + c->nmeta;

@@ -22,6 +22,10 @@ typedef struct {
   uint64_t *qbits;
   size_t capq, line;
   int simple;
+  /* The last descriptor ids interned (a small ring): an event of the same shape as a recent one reuses its
+   * id after a compare instead of hashing its descriptor again. */
+  long recent[4];
+  unsigned nrecent;
 } scan_t;
 
 static inline void skip_ws(scan_t *s) {
