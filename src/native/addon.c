@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "malloc-tune.h"
+#include "scan.h"
 #include "transform.h"
 
 #define CHECK(call) do { if ((call) != napi_ok) { napi_throw_error(env, NULL, "ringql_ingest: " #call " failed"); goto out; } } while (0)
@@ -137,7 +138,7 @@ static napi_value transform(napi_env env, napi_callback_info info) {
     CHECK(napi_get_element(env, argv[6], h, &p));
     if (!read_path(env, p, &c.hot[h])) { napi_throw_error(env, NULL, "ringql_ingest: bad hot path"); goto out; }
   }
-  const char *why = transform_body(&c, (const uint8_t *)body, blen, ndjson);
+  const char *why = ndjson && scan_fits(&c) ? scan_body(&c, (const uint8_t *)body, blen) : transform_body(&c, (const uint8_t *)body, blen, ndjson);
   if (why) CHECK(napi_create_string_utf8(env, why, NAPI_AUTO_LENGTH, &ret));
   else ret = result_object(env, &c);
 out:

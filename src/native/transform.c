@@ -51,7 +51,7 @@ static void intern_grow(intern_t *t) {
   t->nslots = ns;
 }
 
-static long intern(intern_t *t, const uint8_t *p, size_t n) {
+long intern(intern_t *t, const uint8_t *p, size_t n) {
   if ((t->n + 1) * 2 > t->nslots) intern_grow(t);
   if (t->oom) return -1;
   size_t s = hash_bytes(p, n) & (t->nslots - 1);

@@ -22,6 +22,9 @@ typedef struct {
   int oom;
 } intern_t;
 
+/* The id of bytes p[0..n) in t, added when new (first-seen order); -1 when out of memory. */
+long intern(intern_t *t, const uint8_t *p, size_t n);
+
 typedef struct {
   const char **segs;
   const size_t *lens;
