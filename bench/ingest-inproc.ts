@@ -43,13 +43,16 @@ function timeUs(f: () => void): number {
  * bench runner the byte path met the heap, JIT state and default young generation the other sections left, and
  * read up to a quarter higher than standalone (bench/INGEST.md, round 11).
  */
-export function inprocInChild(corpus: 'demo' | 'small', events: number, nowUs: number): Promise<InprocFigure> {
+export function inprocInChild(corpus: 'demo' | 'small', events: number, nowUs: number, rounds = INPROC_ROUNDS): Promise<InprocFigure> {
   const env = { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' };
-  return runChild<InprocFigure>('ingest-inproc-child.ts', [corpus, String(events), String(nowUs)], nodeFlags(env), env);
+  return runChild<InprocFigure>('ingest-inproc-child.ts', [corpus, String(events), String(nowUs), String(rounds)], nodeFlags(env), env);
 }
 
+/** Passes over all bodies per path, the best counted (bench/INGEST.md, round 11: why 6, not 3). */
+export const INPROC_ROUNDS = 6;
+
 /** Best of `rounds` passes over all bodies (a fresh store per pass), µs per event. */
-export function inproc(bodies: Body[], nowUs: number, rounds = 3): InprocFigure {
+export function inproc(bodies: Body[], nowUs: number, rounds = INPROC_ROUNDS): InprocFigure {
   const events = bodies.reduce((a, b) => a + b.events, 0), bytes = bodies.reduce((a, b) => a + b.bytes.length, 0);
   let parse = Infinity, ref = Infinity, fast = Infinity;
   for (let r = 0; r < rounds; r++) {
