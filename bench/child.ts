@@ -3,10 +3,11 @@
 
 import { spawn } from 'node:child_process';
 
-export async function runChild<T>(script: string, args: string[], nodeFlags: string[] = []): Promise<T> {
+export async function runChild<T>(script: string, args: string[], nodeFlags: string[] = [], env: NodeJS.ProcessEnv = process.env): Promise<T> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', `bench/${script}`, ...args], {
       cwd: new URL('..', import.meta.url).pathname,
+      env,
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let out = '';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { demoBodies, smallEdgeBodies } from './ingest-corpus.ts';
-import { inproc, type InprocFigure } from './ingest-inproc.ts';
+import { inprocInChild, type InprocFigure } from './ingest-inproc.ts';
 import { generatorCeiling, httpIngest, type HttpFigure } from './ingest-http.ts';
 import { freePort } from '../test/helpers/main-process.ts';
 import { nodeFlags } from '../src/cli/node-flags.ts';
@@ -91,8 +91,8 @@ export async function ingestFigures(events: number, inflight = 4): Promise<Inges
   const startedAt = new Date().toISOString(), loadStart = loadavg();
   const now = Date.now() * 1000;
   const corpora: CorpusFigures[] = [];
-  for (const [name, bodies] of [['demo generator', demoBodies(events, now)], ['~600 B edge events', smallEdgeBodies(events, now)]] as const) {
-    const f = inproc(bodies, now);
+  for (const [name, corpus, bodies] of [['demo generator', 'demo', demoBodies(events, now)], ['~600 B edge events', 'small', smallEdgeBodies(events, now)]] as const) {
+    const f = await inprocInChild(corpus, events, now);
     const generator = await generatorCeiling(bodies, inflight);
     const http = await httpIngest(bodies, inflight);
     corpora.push({ name, inproc: f, http, generator });

@@ -10,6 +10,8 @@ import { randomBytes } from 'node:crypto';
 import { runTransform } from '../src/store/byte-batch.ts';
 import type { NativeBatch } from '../src/store/native-ingest.ts';
 import { compressPendingNow } from '../src/store/block-compressor.ts';
+import { runChild } from './child.ts';
+import { nodeFlags } from '../src/cli/node-flags.ts';
 
 export interface InprocFigure {
   events: number;
@@ -35,8 +37,22 @@ function timeUs(f: () => void): number {
   return d.user + d.system;
 }
 
+/**
+ * inproc() for one corpus in a fresh child process run as `npm start` runs the server (src/cli/node-flags.ts's
+ * V8 heap limit and young-generation cap, MALLOC_ARENA_MAX=2), JSON.parse measured in that same child: in the
+ * bench runner the byte path met the heap, JIT state and default young generation the other sections left, and
+ * read up to a quarter higher than standalone (bench/INGEST.md, round 11).
+ */
+export function inprocInChild(corpus: 'demo' | 'small', events: number, nowUs: number, rounds = INPROC_ROUNDS): Promise<InprocFigure> {
+  const env = { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' };
+  return runChild<InprocFigure>('ingest-inproc-child.ts', [corpus, String(events), String(nowUs), String(rounds)], nodeFlags(env), env);
+}
+
+/** Passes over all bodies per path, the best counted (bench/INGEST.md, round 11: why 6, not 3). */
+export const INPROC_ROUNDS = 6;
+
 /** Best of `rounds` passes over all bodies (a fresh store per pass), µs per event. */
-export function inproc(bodies: Body[], nowUs: number, rounds = 3): InprocFigure {
+export function inproc(bodies: Body[], nowUs: number, rounds = INPROC_ROUNDS): InprocFigure {
   const events = bodies.reduce((a, b) => a + b.events, 0), bytes = bodies.reduce((a, b) => a + b.bytes.length, 0);
   let parse = Infinity, ref = Infinity, fast = Infinity;
   for (let r = 0; r < rounds; r++) {

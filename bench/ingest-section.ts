@@ -4,7 +4,7 @@
 // (to show it is not the bottleneck); and the demo load of a server start to serving.
 
 import { demoBodies, smallEdgeBodies } from './ingest-corpus.ts';
-import { inproc, type InprocFigure } from './ingest-inproc.ts';
+import { inprocInChild, type InprocFigure } from './ingest-inproc.ts';
 import { demoLoad } from './ingest-bench.ts';
 import { generatorCeiling, httpIngest } from './ingest-http.ts';
 import { loadAverage } from './proc-tree.ts';
@@ -27,9 +27,9 @@ export async function ingestSection(events: number): Promise<IngestFigures> {
   const start = loadAverage();
   const now = Date.now() * 1000;
   const corpora: IngestCorpus[] = [];
-  for (const [name, bodies] of [['demo generator', demoBodies(events, now)], ['~600 B edge events', smallEdgeBodies(events, now)]] as const) {
-    progress(`  ingest: ${name}, in-process`);
-    const f = inproc(bodies, now);
+  for (const [name, corpus, bodies] of [['demo generator', 'demo', demoBodies(events, now)], ['~600 B edge events', 'small', smallEdgeBodies(events, now)]] as const) {
+    progress(`  ingest: ${name}, in-process (a child with the server's node flags)`);
+    const f = await inprocInChild(corpus, events, now);
     progress(`  ingest: ${name}, the load generator alone`);
     const generator = await generatorCeiling(bodies);
     progress(`  ingest: ${name}, over HTTP`);

@@ -4,6 +4,7 @@
 import type { RunResults } from './results.ts';
 import { fmtMs, num } from './stats.ts';
 import { overheadTable } from './prepare-overhead.ts';
+import { INPROC_ROUNDS } from './ingest-inproc.ts';
 
 const mib = (b: number): string => `${(b / 2 ** 20).toFixed(0)} MiB`;
 const loadNote = (l: { start: string; end: string }): string => `Load average (1, 5, 15 min) at start ${l.start}, at end ${l.end}.`;
@@ -34,7 +35,7 @@ export function ingestDetail(r: RunResults): string[] {
   if (i) {
     L.push('### Ingest (`bench/ingest-bench.ts` parts)', '', '| corpus | events | bytes/event | JSON.parse µs/event | reference path µs/event | byte path µs/event | byte path ÷ JSON.parse | HTTP events/s (500/body, 4 in flight, WAL on) | MB/s | server CPU µs/event: all threads / main thread | client CPU | load generator alone, events/s (its CPU) |', '|---|---|---|---|---|---|---|---|---|---|---|---|');
     for (const c of i.corpora) L.push(`| ${c.name} | ${c.events.toLocaleString()} | ${(c.bytes / c.events).toFixed(0)} | ${c.parseUs.toFixed(2)} | ${c.referenceUs.toFixed(2)} | ${c.bytePathUs.toFixed(2)} | ${(c.bytePathUs / c.parseUs).toFixed(2)} | ${num(c.http.eventsPerS)} | ${((c.http.eventsPerS * c.bytes) / c.events / 1e6).toFixed(1)} | ${c.http.serverCpuUs.toFixed(1)} / ${c.http.mainThreadCpuUs.toFixed(1)} | ${(c.http.clientCpu * 100).toFixed(0)}% of a core | ${num(c.generator.eventsPerS)} (${(c.generator.clientCpu * 100).toFixed(0)}% of a core) |`);
-    L.push('', `Demo load (\`RINGQL_DEMO=1\`, 300,000 events): ${i.demo.toServingS.toFixed(1)} s from spawn to serving (the first batch stored; ${i.demo.cpuS.toFixed(1)} CPU-s), ${i.demo.toLoadedS.toFixed(1)} s to all 300k stored (${i.demo.loadedCpuS.toFixed(1)} s of its CPU), peak RSS ${i.demo.peakRssMiB} MiB (${i.demo.loadLine}). In-process figures are CPU time, best of 3. ${loadNote(i.load)}`, '');
+    L.push('', `Demo load (\`RINGQL_DEMO=1\`, 300,000 events): ${i.demo.toServingS.toFixed(1)} s from spawn to serving (the first batch stored; ${i.demo.cpuS.toFixed(1)} CPU-s), ${i.demo.toLoadedS.toFixed(1)} s to all 300k stored (${i.demo.loadedCpuS.toFixed(1)} s of its CPU), peak RSS ${i.demo.peakRssMiB} MiB (${i.demo.loadLine}). In-process figures are CPU time, best of ${INPROC_ROUNDS}, in a child with the server's node flags. ${loadNote(i.load)}`, '');
   }
   const c = r.cli;
   if (c) {

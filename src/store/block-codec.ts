@@ -22,8 +22,15 @@ export const BLOCK_LEVEL = 1;
  * bytes (codec-trial.ts: templated rows hold as few at level 1 for a sixth of the CPU).
  */
 export const SMALL_ROW_TUNING: BlockTuning = { compressionLevel: 3, strategy: 'lazy', searchLog: 3, minMatch: 6 };
-/** Mean raw bytes of a source's rows below which its codec uses SMALL_ROW_TUNING. */
+/** Mean raw bytes of a source's rows below which its codec takes the 64 KiB dictionary (dictBytesFor). */
 export const SMALL_ROW_BYTES = 1024;
+/**
+ * Mean raw bytes of a source's rows below which its codec may use SMALL_ROW_TUNING (codec-trial.ts decides).
+ * ~480 B random-id gateway rows keep it (they hold the small-event memory row under its limit); the demo's
+ * postgres.logs rows (~795 B) held 0.116x of their bytes with it against 0.128x at level 1, for 5.1-5.5 against
+ * 1.2 CPU µs a row: 0.7 of the demo's 2.7 µs/event of compression (bench/INGEST.md, round 11).
+ */
+export const LAZY_ROW_BYTES = 640;
 
 /** zstd parameters a codec sets after its level (zstd-napi's names; a compressionLevel here replaces it). */
 export interface BlockTuning {
@@ -35,7 +42,7 @@ export interface BlockTuning {
 
 /** The tuning for rows of `meanRowBytes` on average (null: the level alone). */
 export function tuningForRows(meanRowBytes: number): BlockTuning | null {
-  return meanRowBytes > 0 && meanRowBytes < SMALL_ROW_BYTES ? SMALL_ROW_TUNING : null;
+  return meanRowBytes > 0 && meanRowBytes < LAZY_ROW_BYTES ? SMALL_ROW_TUNING : null;
 }
 
 /** Raw bytes of rows per block (a block ends at the first row that reaches this). */
