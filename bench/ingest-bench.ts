@@ -9,7 +9,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { demoBodies, smallEdgeBodies } from './ingest-corpus.ts';
 import { inprocInChild, type InprocFigure } from './ingest-inproc.ts';
-import { generatorCeiling, httpIngest, type HttpFigure } from './ingest-http.ts';
+import { HTTP_CORPUS_TIMES, generatorCeiling, httpIngest, splitWarm, type HttpFigure } from './ingest-http.ts';
 import { freePort } from '../test/helpers/main-process.ts';
 import { nodeFlags } from '../src/cli/node-flags.ts';
 
@@ -91,10 +91,12 @@ export async function ingestFigures(events: number, inflight = 4): Promise<Inges
   const startedAt = new Date().toISOString(), loadStart = loadavg();
   const now = Date.now() * 1000;
   const corpora: CorpusFigures[] = [];
-  for (const [name, corpus, bodies] of [['demo generator', 'demo', demoBodies(events, now)], ['~600 B edge events', 'small', smallEdgeBodies(events, now)]] as const) {
+  for (const [name, corpus, make] of [['demo generator', 'demo', demoBodies], ['~600 B edge events', 'small', smallEdgeBodies]] as const) {
+    const bodies = make(events, now);
     const f = await inprocInChild(corpus, events, now);
     const generator = await generatorCeiling(bodies, inflight);
-    const http = await httpIngest(bodies, inflight);
+    const { warm, measured } = splitWarm(make(events * HTTP_CORPUS_TIMES, now), events);
+    const http = await httpIngest(warm, measured, inflight);
     corpora.push({ name, inproc: f, http, generator });
   }
   const demo = await demoLoad();

@@ -6,7 +6,7 @@
 import { demoBodies, smallEdgeBodies } from './ingest-corpus.ts';
 import { inprocInChild, type InprocFigure } from './ingest-inproc.ts';
 import { demoLoad } from './ingest-bench.ts';
-import { generatorCeiling, httpIngest } from './ingest-http.ts';
+import { HTTP_CORPUS_TIMES, generatorCeiling, httpIngest, splitWarm } from './ingest-http.ts';
 import { loadAverage } from './proc-tree.ts';
 import { progress } from './stats.ts';
 
@@ -27,13 +27,14 @@ export async function ingestSection(events: number): Promise<IngestFigures> {
   const start = loadAverage();
   const now = Date.now() * 1000;
   const corpora: IngestCorpus[] = [];
-  for (const [name, corpus, bodies] of [['demo generator', 'demo', demoBodies(events, now)], ['~600 B edge events', 'small', smallEdgeBodies(events, now)]] as const) {
+  for (const [name, corpus, make] of [['demo generator', 'demo', demoBodies], ['~600 B edge events', 'small', smallEdgeBodies]] as const) {
     progress(`  ingest: ${name}, in-process (a child with the server's node flags)`);
     const f = await inprocInChild(corpus, events, now);
     progress(`  ingest: ${name}, the load generator alone`);
-    const generator = await generatorCeiling(bodies);
-    progress(`  ingest: ${name}, over HTTP`);
-    corpora.push({ name, ...f, http: await httpIngest(bodies), generator });
+    const generator = await generatorCeiling(make(events, now));
+    progress(`  ingest: ${name}, over HTTP (a first pass of ${events.toLocaleString()} events on the fresh server, then ${(events * (HTTP_CORPUS_TIMES - 1)).toLocaleString()} measured)`);
+    const { warm, measured } = splitWarm(make(events * HTTP_CORPUS_TIMES, now), events);
+    corpora.push({ name, ...f, http: await httpIngest(warm, measured), generator });
   }
   progress('  ingest: demo load to serving');
   return { corpora, demo: await demoLoad(), load: { start, end: loadAverage() } };
