@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Body } from './ingest-corpus.ts';
 import { freePort, startMainProcess } from '../test/helpers/main-process.ts';
+import { nodeFlags } from '../src/cli/node-flags.ts';
 
 const TOKEN = 'bench-token';
 
@@ -101,10 +102,12 @@ async function pass(port: number, pid: number, bodies: Body[], inflight: number)
 /** `warm` posted first to the fresh server (figures apart), then `measured`, whose rate is the sustained one. */
 export async function httpIngest(warm: Body[], measured: Body[], inflight = 4): Promise<HttpFigure> {
   const port = await freePort();
-  const child = await startMainProcess(port, {
-    RINGQL_ACCESS_TOKENS: TOKEN, RINGQL_STATE_DIR: mkdtempSync(join(tmpdir(), 'ringql-ingest-bench-')),
+  // npm start's node flags and allocator setting, so the server runs as users run it.
+  const env = {
+    RINGQL_ACCESS_TOKENS: TOKEN, RINGQL_STATE_DIR: mkdtempSync(join(tmpdir(), 'ringql-ingest-bench-')), MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
     RINGQL_RETENTION_HOURS: String(24 * 365), RINGQL_MAX_ROWS_PER_SOURCE: '50000000', RINGQL_MAX_BYTES_PER_SOURCE: String(32 * 2 ** 30),
-  });
+  };
+  const child = await startMainProcess(port, env, nodeFlags({ ...process.env, ...env }));
   try {
     const w = await pass(port, child.pid!, warm, inflight);
     const first: HttpPass = { events: w.events, eventsPerS: w.eventsPerS, serverCpuUs: w.serverCpuUs, mainThreadCpuUs: w.mainThreadCpuUs };
