@@ -9,7 +9,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { demoBodies, smallEdgeBodies } from './ingest-corpus.ts';
 import { inprocInChild, type InprocFigure } from './ingest-inproc.ts';
-import { HTTP_CORPUS_TIMES, generatorCeiling, httpIngest, splitWarm, type HttpFigure } from './ingest-http.ts';
+import { HTTP_CORPUS_TIMES, HTTP_INFLIGHT, generatorCeiling, httpIngest, httpPasses, type HttpFigure } from './ingest-http.ts';
 import { freePort } from '../test/helpers/main-process.ts';
 import { nodeFlags } from '../src/cli/node-flags.ts';
 
@@ -94,9 +94,9 @@ export async function ingestFigures(events: number, inflight = 4): Promise<Inges
   for (const [name, corpus, make] of [['demo generator', 'demo', demoBodies], ['~600 B edge events', 'small', smallEdgeBodies]] as const) {
     const bodies = make(events, now);
     const f = await inprocInChild(corpus, events, now);
-    const generator = await generatorCeiling(bodies, inflight);
-    const { warm, measured } = splitWarm(make(events * HTTP_CORPUS_TIMES, now), events);
-    const http = await httpIngest(warm, measured, inflight);
+    const generator = await generatorCeiling(bodies, Math.max(inflight, ...HTTP_INFLIGHT));
+    const { warm, levels } = httpPasses(make(events * HTTP_CORPUS_TIMES, now), events);
+    const http = await httpIngest(warm, levels);
     corpora.push({ name, inproc: f, http, generator });
   }
   const demo = await demoLoad();
@@ -108,7 +108,7 @@ const load = (l: number[]): string => l.map((x) => x.toFixed(1)).join(' ');
 /** bench/INGEST.md's text for `f`. */
 export function ingestMarkdown(f: IngestFigures, inflight = 4): string {
   const L: string[] = ['# Ingest bench (issue 16)', '', `Run ${f.startedAt}; ${f.cores} cores, load average at start ${load(f.loadStart)} (a shared machine: absolute figures scale with the load, ratios hold better).`, ''];
-  L.push(`| corpus | events | bytes/event | JSON.parse µs/event | reference µs/event | byte path µs/event | byte path ÷ JSON.parse | its transform / store part / compression µs/event | store part (main thread) ÷ JSON.parse | reference ÷ JSON.parse | HTTP events/s wall (500/body, ${inflight} in flight, WAL on) | server CPU µs/event: all threads / main thread | load generator alone, events/s (its CPU) | client CPU during the HTTP run |`, '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+  L.push(`| corpus | events | bytes/event | JSON.parse µs/event | reference µs/event | byte path µs/event | byte path ÷ JSON.parse | its transform / store part / compression µs/event | store part (main thread) ÷ JSON.parse | reference ÷ JSON.parse | HTTP events/s wall (500/body, best of ${HTTP_INFLIGHT.join(" / ")} in flight, WAL on) | server CPU µs/event: all threads / main thread | load generator alone, events/s (its CPU) | client CPU during the HTTP run |`, '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const c of f.corpora) {
     const p = c.inproc, h = c.http;
     L.push(`| ${c.name} | ${p.events} | ${(p.bytes / p.events).toFixed(0)} | ${p.parseUs.toFixed(2)} | ${p.referenceUs.toFixed(2)} | ${p.bytePathUs.toFixed(2)} | ${(p.bytePathUs / p.parseUs).toFixed(2)} | ${p.transformUs.toFixed(2)} / ${p.storeUs.toFixed(2)} / ${p.compressUs.toFixed(2)} | ${(p.storeUs / p.parseUs).toFixed(2)} | ${(p.referenceUs / p.parseUs).toFixed(2)} | ${h.eventsPerS.toFixed(0)} | ${h.serverCpuUs.toFixed(1)} / ${h.mainThreadCpuUs.toFixed(1)} | ${c.generator.eventsPerS.toFixed(0)} (${(c.generator.clientCpu * 100).toFixed(0)}% of a core) | ${(h.clientCpu * 100).toFixed(0)}% of a core |`);

@@ -21,19 +21,22 @@ export interface HttpPass {
   mainThreadCpuUs: number;
 }
 
-/**
- * The sustained rate: posted after a first pass on the freshly started server (its JIT compiling and heap
- * growing: several µs/event of CPU that a running server does not pay again), which is reported apart.
- */
-export interface HttpFigure {
-  eventsPerS: number;
+/** One measured pass at `inflight` bodies in flight, with the client's CPU share. */
+export interface HttpLevel extends HttpPass {
+  inflight: number;
   /** Client (load generator) CPU as a share of one core while it ran. */
   clientCpu: number;
-  /** Server CPU µs per event: the whole process, and its main thread alone. */
-  serverCpuUs: number;
-  mainThreadCpuUs: number;
-  events: number;
-  /** The first pass, on the fresh server. */
+}
+
+/**
+ * A fresh server takes a first pass (its JIT compiling and heap growing: several µs/event of CPU that a
+ * running server does not pay again; reported apart), then one stream of events per in-flight level. The
+ * level with the highest rate is the server's sustained rate (fewer in flight leave both threads partly idle,
+ * waiting on each batch's round trip: bench/INGEST.md); every level is reported.
+ */
+export interface HttpFigure extends HttpLevel {
+  levels: HttpLevel[];
+  /** The first pass, on the fresh server (at the first level's in-flight count). */
   first: HttpPass;
 }
 
@@ -81,26 +84,41 @@ export async function postBodies(port: number, bodies: Body[], inflight: number)
   return { eventsPerS: events / (ms / 1000), clientCpu: (cpu.user + cpu.system) / 1000 / ms, events, ms };
 }
 
-/** Times the corpus of the HTTP run holds the first pass's events: a first pass, then 3× as many measured. */
-export const HTTP_CORPUS_TIMES = 4;
+/** Bodies in flight of the measured passes. */
+export const HTTP_INFLIGHT = [4, 8, 16] as const;
+/** The first pass has `events` events, each level's pass 1.5× as many: the corpus holds this many times `events`. */
+export const HTTP_CORPUS_TIMES = 1 + 1.5 * HTTP_INFLIGHT.length;
 
-/** The first bodies holding `warmEvents` events (the fresh server's pass), and the rest (the measured one). */
-export function splitWarm(bodies: Body[], warmEvents: number): { warm: Body[]; measured: Body[] } {
+/** Consecutive runs of bodies holding at least `sizes[i]` events each (the last takes the rest). */
+export function splitCorpus(bodies: Body[], sizes: readonly number[]): Body[][] {
+  const out: Body[][] = [];
   let k = 0;
-  for (let n = 0; k < bodies.length && n < warmEvents; k++) n += bodies[k]!.events;
-  return { warm: bodies.slice(0, k), measured: bodies.slice(k) };
+  sizes.forEach((size, i) => {
+    const from = k;
+    if (i === sizes.length - 1) k = bodies.length;
+    else for (let n = 0; k < bodies.length && n < size; k++) n += bodies[k]!.events;
+    out.push(bodies.slice(from, k));
+  });
+  return out;
+}
+
+/** The corpus of an HTTP run of `events` events a pass: the first pass's bodies, then each level's. */
+export function httpPasses(bodies: Body[], events: number): { warm: Body[]; levels: Body[][] } {
+  const [warm, ...levels] = splitCorpus(bodies, [events, ...HTTP_INFLIGHT.map(() => 1.5 * events)]);
+  return { warm: warm!, levels };
 }
 
 /** Posts `bodies` and reads the server's CPU around it. */
-async function pass(port: number, pid: number, bodies: Body[], inflight: number): Promise<HttpPass & { clientCpu: number }> {
+async function pass(port: number, pid: number, bodies: Body[], inflight: number): Promise<HttpLevel> {
   const c0 = procCpu(pid);
   const r = await postBodies(port, bodies, inflight);
   const c1 = procCpu(pid);
-  return { events: r.events, eventsPerS: r.eventsPerS, clientCpu: r.clientCpu, serverCpuUs: ((c1.all - c0.all) * 1e6) / r.events, mainThreadCpuUs: ((c1.main - c0.main) * 1e6) / r.events };
+  return { inflight, events: r.events, eventsPerS: r.eventsPerS, clientCpu: r.clientCpu, serverCpuUs: ((c1.all - c0.all) * 1e6) / r.events, mainThreadCpuUs: ((c1.main - c0.main) * 1e6) / r.events };
 }
 
-/** `warm` posted first to the fresh server (figures apart), then `measured`, whose rate is the sustained one. */
-export async function httpIngest(warm: Body[], measured: Body[], inflight = 4): Promise<HttpFigure> {
+/** `warm` posted first to the fresh server (figures apart), then `levels[i]` with HTTP_INFLIGHT[i] in flight. */
+export async function httpIngest(warm: Body[], levels: Body[][]): Promise<HttpFigure> {
+  if (levels.length !== HTTP_INFLIGHT.length) throw new Error(`httpIngest: ${levels.length} level corpora for ${HTTP_INFLIGHT.length} levels`);
   const port = await freePort();
   // npm start's node flags and allocator setting, so the server runs as users run it.
   const env = {
@@ -109,9 +127,12 @@ export async function httpIngest(warm: Body[], measured: Body[], inflight = 4): 
   };
   const child = await startMainProcess(port, env, nodeFlags({ ...process.env, ...env }));
   try {
-    const w = await pass(port, child.pid!, warm, inflight);
+    const w = await pass(port, child.pid!, warm, HTTP_INFLIGHT[0]);
     const first: HttpPass = { events: w.events, eventsPerS: w.eventsPerS, serverCpuUs: w.serverCpuUs, mainThreadCpuUs: w.mainThreadCpuUs };
-    return { ...(await pass(port, child.pid!, measured, inflight)), first };
+    const done: HttpLevel[] = [];
+    for (let i = 0; i < levels.length; i++) done.push(await pass(port, child.pid!, levels[i]!, HTTP_INFLIGHT[i]!));
+    const best = done.reduce((a, b) => (b.eventsPerS > a.eventsPerS ? b : a));
+    return { ...best, levels: done, first };
   } finally {
     child.kill('SIGTERM');
   }

@@ -6,7 +6,7 @@
 import { demoBodies, smallEdgeBodies } from './ingest-corpus.ts';
 import { inprocInChild, type InprocFigure } from './ingest-inproc.ts';
 import { demoLoad } from './ingest-bench.ts';
-import { HTTP_CORPUS_TIMES, generatorCeiling, httpIngest, splitWarm } from './ingest-http.ts';
+import { HTTP_CORPUS_TIMES, HTTP_INFLIGHT, generatorCeiling, httpIngest, httpPasses } from './ingest-http.ts';
 import { loadAverage } from './proc-tree.ts';
 import { progress } from './stats.ts';
 
@@ -31,10 +31,10 @@ export async function ingestSection(events: number): Promise<IngestFigures> {
     progress(`  ingest: ${name}, in-process (a child with the server's node flags)`);
     const f = await inprocInChild(corpus, events, now);
     progress(`  ingest: ${name}, the load generator alone`);
-    const generator = await generatorCeiling(make(events, now));
-    progress(`  ingest: ${name}, over HTTP (a first pass of ${events.toLocaleString()} events on the fresh server, then ${(events * (HTTP_CORPUS_TIMES - 1)).toLocaleString()} measured)`);
-    const { warm, measured } = splitWarm(make(events * HTTP_CORPUS_TIMES, now), events);
-    corpora.push({ name, ...f, http: await httpIngest(warm, measured), generator });
+    const generator = await generatorCeiling(make(events, now), Math.max(...HTTP_INFLIGHT));
+    progress(`  ingest: ${name}, over HTTP (a first pass of ${events.toLocaleString()} events on the fresh server, then ${(1.5 * events).toLocaleString()} at each of ${HTTP_INFLIGHT.join(', ')} bodies in flight)`);
+    const { warm, levels } = httpPasses(make(events * HTTP_CORPUS_TIMES, now), events);
+    corpora.push({ name, ...f, http: await httpIngest(warm, levels), generator });
   }
   progress('  ingest: demo load to serving');
   return { corpora, demo: await demoLoad(), load: { start, end: loadAverage() } };

@@ -46,7 +46,7 @@ async function main(): Promise<void> {
   try {
     for (let round = 0; round < Number(r); round++) {
       const c0 = threadCpu(child.pid!);
-      const { events, ms } = await postBodies(port, bodies, 4);
+      const { events, ms } = await postBodies(port, bodies, Number(process.env.INFLIGHT ?? 4));
       const c1 = threadCpu(child.pid!);
       const by = new Map<string, number>();
       let all = 0;
