@@ -1,6 +1,7 @@
 // Server CPU per event over HTTP, by thread (issue 16): the ingest bench's load (500-event bodies, 4 in
 // flight, WAL on) against a ringql server, its threads' CPU µs/event grouped by thread name.
-// Usage: npx tsx bench/ingest-threads.ts [demo|small] [events=60000] [rounds=3, at least 2: round 0 is a warm-up]
+// Usage: npx tsx bench/ingest-threads.ts [demo|small] [events=60000] [rounds=3, at least 2: round 0 is a warm-up];
+// INFLIGHT=n sets the bodies in flight (default 4).
 
 import { appendFileSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
