@@ -1,8 +1,6 @@
-// Issue 16's ingest figures for bench/run.ts, from bench/ingest-bench.ts's parts: in-process cost ÷
-// JSON.parse (in a child with the server's flags), HTTP events/s sustained by a warm server (500-event bodies at
-// 4, 8 and 16 in flight, write-ahead log on; a fresh server's first pass apart) with the client's CPU,
-// for demo events and ~600 B edge events, the load generator's own ceiling against a drain-only sink
-// (to show it is not the bottleneck); and the demo load of a server start to serving.
+// Issue 16's ingest figures for bench/run.ts: in-process cost ÷ JSON.parse (a child with the server's flags), HTTP
+// events/s sustained by a warm server at 4/8/16 bodies in flight (WAL on; a fresh server's first pass apart), the
+// load generator's own ceiling against a drain-only sink, and the demo load of a server start to serving.
 
 import { demoBodies, smallEdgeBodies } from './ingest-corpus.ts';
 import { inprocInChild, type InprocFigure } from './ingest-inproc.ts';
