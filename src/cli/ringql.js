@@ -14,6 +14,13 @@ if (!existsSync(join(ROOT, 'src', 'native', 'build', 'Release', 'ringql_ingest.n
   if (r.status !== 0) process.stderr.write('ringql: the addon did not build; see the error above\n');
 }
 
+// A reader that stops early (`ringql query … | head`) closes stdout: end quietly (what it read is what it
+// wanted), not with an unhandled EPIPE and a stack trace.
+process.stdout.on('error', (err) => {
+  if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw err;
+});
+
 let main;
 if (distIsFresh()) {
   const bundle = join(ROOT, 'dist', 'src', 'cli', 'main.bundle.js');
