@@ -95,32 +95,12 @@ static inline __attribute__((always_inline)) int string_at(scan_t *s, uint32_t *
 /* A number token (tape.c's grammar): its JSON text's length as the row writes it and its type code. */
 static inline __attribute__((always_inline)) int number_at(scan_t *s, uint64_t *json, int *code) {
   const uint8_t *in = s->in;
-  size_t st = s->p, p = s->p;
-  int digits = 0, plain = 1;
-  uint64_t v = 0;
-  if (p < s->end && in[p] == '-') p++;
-  if (p >= s->end) return BAIL;
-  if (in[p] == '0') { p++; digits = 1; }
-  else if (in[p] >= '1' && in[p] <= '9') {
-    while (p < s->end && in[p] >= '0' && in[p] <= '9') { if (digits < 19) v = v * 10 + (in[p] - '0'); p++; digits++; }
-  } else return BAIL;
-  if (p < s->end && in[p] == '.') {
-    plain = 0;
-    size_t f = ++p;
-    while (p < s->end && in[p] >= '0' && in[p] <= '9') p++;
-    if (p == f) return BAIL;
-  }
-  if (p < s->end && (in[p] == 'e' || in[p] == 'E')) {
-    plain = 0;
-    p++;
-    if (p < s->end && (in[p] == '+' || in[p] == '-')) p++;
-    size_t f = p;
-    while (p < s->end && in[p] >= '0' && in[p] <= '9') p++;
-    if (p == f) return BAIL;
-  }
-  size_t len = p - st;
-  int small = plain && (digits <= 15 || (digits == 16 && v <= (1ull << 53)));
-  s->p = p;
+  size_t st = s->p;
+  int small;
+  long e = number_token_end(in, st, s->end, &small);
+  if (e < 0) return BAIL;
+  size_t len = (size_t)e - st;
+  s->p = (size_t)e;
   if (small && !(len == 2 && in[st] == '-' && in[st + 1] == '0')) *json = len;
   else {
     char num[64];

@@ -186,37 +186,13 @@ static const char *parse_string(parser_t *s, uint32_t *off, uint32_t *len, uint8
 }
 
 static const char *parse_number(parser_t *s, node_t *n) {
-  size_t st = s->p, p = s->p;
-  const uint8_t *in = s->in;
-  int digits = 0, plain = 1;
-  uint64_t v = 0;
-  if (p < s->end && in[p] == '-') p++;
-  if (p >= s->end) return "invalid JSON (number)";
-  if (in[p] == '0') { p++; digits = 1; }
-  else if (in[p] >= '1' && in[p] <= '9') {
-    while (p < s->end && in[p] >= '0' && in[p] <= '9') { if (digits < 19) v = v * 10 + (in[p] - '0'); p++; digits++; }
-  }
-  else return "invalid JSON (number)";
-  if (p < s->end && in[p] == '.') {
-    plain = 0;
-    p++;
-    size_t f = p;
-    while (p < s->end && in[p] >= '0' && in[p] <= '9') p++;
-    if (p == f) return "invalid JSON (number)";
-  }
-  if (p < s->end && (in[p] == 'e' || in[p] == 'E')) {
-    plain = 0;
-    p++;
-    if (p < s->end && (in[p] == '+' || in[p] == '-')) p++;
-    size_t f = p;
-    while (p < s->end && in[p] >= '0' && in[p] <= '9') p++;
-    if (p == f) return "invalid JSON (number)";
-  }
-  n->voff = (uint32_t)st;
-  n->vlen = (uint32_t)(p - st);
-  /* Up to 2^53 every integer is exact, so its token is also its ECMAScript text. */
-  n->small_int = plain && (digits <= 15 || (digits == 16 && v <= (1ull << 53)));
-  s->p = p;
+  int small;
+  long e = number_token_end(s->in, s->p, s->end, &small);
+  if (e < 0) return "invalid JSON (number)";
+  n->voff = (uint32_t)s->p;
+  n->vlen = (uint32_t)((size_t)e - s->p);
+  n->small_int = (uint8_t)small;
+  s->p = (size_t)e;
   return NULL;
 }
 

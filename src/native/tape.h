@@ -127,6 +127,36 @@ static inline size_t plain_run_end(const uint8_t *in, size_t q, size_t end) {
   return q;
 }
 
+/* The JSON number token at in[p..end) (RFC 8259 grammar, as JSON.parse takes it): the index just after it,
+ * or -1 when in[p] does not begin a valid one. *small_int: 1 when it is an integer of magnitude at most 2^53
+ * (exact as a double, so its text is its ECMAScript text). Shared by the tape parser and the noRows scan. */
+static inline __attribute__((always_inline)) long number_token_end(const uint8_t *in, size_t p, size_t end, int *small_int) {
+  int digits = 0, plain = 1;
+  uint64_t v = 0;
+  if (p < end && in[p] == '-') p++;
+  if (p >= end) return -1;
+  if (in[p] == '0') { p++; digits = 1; }
+  else if (in[p] >= '1' && in[p] <= '9') {
+    while (p < end && in[p] >= '0' && in[p] <= '9') { if (digits < 19) v = v * 10 + (in[p] - '0'); p++; digits++; }
+  } else return -1;
+  if (p < end && in[p] == '.') {
+    plain = 0;
+    size_t f = ++p;
+    while (p < end && in[p] >= '0' && in[p] <= '9') p++;
+    if (p == f) return -1;
+  }
+  if (p < end && (in[p] == 'e' || in[p] == 'E')) {
+    plain = 0;
+    p++;
+    if (p < end && (in[p] == '+' || in[p] == '-')) p++;
+    size_t f = p;
+    while (p < end && in[p] >= '0' && in[p] <= '9') p++;
+    if (p == f) return -1;
+  }
+  *small_int = plain && (digits <= 15 || (digits == 16 && v <= (1ull << 53)));
+  return (long)p;
+}
+
 /* Why a body is left to the reference (JS) path; NULL reason = parsed. */
 typedef struct {
   const char *reason;
