@@ -38,6 +38,11 @@ export class OpenSegment implements RowData {
   private runFirstRow = 0;
   /** Bytes of the referenced runs (chunks k > 0). */
   private takenBytes = 0;
+  /**
+   * While every row is empty (the CLI's column-only load keeps no row bytes), chunk/off/split/end hold
+   * nothing: each row is [0, 0) of chunk 0. The first row with bytes fills them in (materialise).
+   */
+  private byteless = true;
   readonly hot: number[][];
   readonly shape: number[] = [];
   /** UTF-8 bytes of all rows. */
@@ -94,8 +99,9 @@ export class OpenSegment implements RowData {
 
   /** Adds a row whose JSON is [at, split) and extra columns [split, next row) of the run takeRows placed last. */
   pushRow(ts: number, seq: number, pid: number, at: number, split: number, hot: readonly number[], shape: number): void {
+    if (this.byteless && (at !== 0 || split !== 0 || this.runEnd !== 0 || this.runChunk !== 0)) this.materialise();
     // The run's rows lie end to end: this row ends the previous one.
-    if (this.n > this.runFirstRow) this.end[this.n - 1] = at;
+    if (!this.byteless && this.n > this.runFirstRow) this.end[this.n - 1] = at;
     this.push(ts, seq, pid, this.runChunk, at, split, this.runEnd, hot, shape);
   }
 
@@ -121,15 +127,29 @@ export class OpenSegment implements RowData {
   }
 
   private push(ts: number, seq: number, pid: number, chunk: number, at: number, split: number, end: number, hot: readonly number[], shape: number): void {
+    if (this.byteless && (chunk !== 0 || at !== 0 || split !== 0 || end !== 0)) this.materialise();
     this.shape.push(shape);
     this.ts.v.push(ts);
     this.seq.push(seq);
     this.pid.push(pid);
-    this.chunk.push(chunk);
-    this.off.push(at);
-    this.split.push(split);
-    this.end.push(end);
+    if (!this.byteless) {
+      this.chunk.push(chunk);
+      this.off.push(at);
+      this.split.push(split);
+      this.end.push(end);
+    }
     for (let h = 0; h < this.hot.length; h++) this.hot[h]!.push(hot[h]!);
+  }
+
+  /** Leaves the byteless state: every row so far is [0, 0) of chunk 0. */
+  private materialise(): void {
+    this.byteless = false;
+    for (let r = 0; r < this.n; r++) {
+      this.chunk.push(0);
+      this.off.push(0);
+      this.split.push(0);
+      this.end.push(0);
+    }
   }
 
   /** Resident bytes: the own slab's capacity, the referenced runs and the row columns (JS arrays of numbers, ~8 bytes each). */
@@ -138,16 +158,18 @@ export class OpenSegment implements RowData {
   }
 
   private buf(r: number): Buffer {
+    if (this.byteless) return this.slab;
     const c = this.chunk[r]!;
     return c === 0 ? this.slab : this.chunks[c]!;
   }
 
-  json(r: number): string { return this.buf(r).toString('utf8', this.off[r]!, this.split[r]!); }
+  json(r: number): string { return this.byteless ? '' : this.buf(r).toString('utf8', this.off[r]!, this.split[r]!); }
   extra(r: number): string | null {
+    if (this.byteless) return null;
     const s = this.split[r]!, e = this.end[r]!;
     return s === e ? null : this.buf(r).toString('utf8', s, e);
   }
-  jsonBytes(r: number): Buffer { return this.buf(r).subarray(this.off[r]!, this.split[r]!); }
+  jsonBytes(r: number): Buffer { return this.byteless ? this.slab.subarray(0, 0) : this.buf(r).subarray(this.off[r]!, this.split[r]!); }
   /** A copy of every row's bytes in row order (row r's JSON then its extra columns): rows lie end to end. */
   rowBytes(): Buffer {
     const n = this.n, out = Buffer.allocUnsafe(this.bytes);
@@ -156,14 +178,15 @@ export class OpenSegment implements RowData {
     this.gatherRows(all, n, out, 0);
     return out;
   }
-  jsonBytesOf(r: number): number { return this.split[r]! - this.off[r]!; }
-  extraBytesOf(r: number): number { return this.end[r]! - this.split[r]!; }
+  jsonBytesOf(r: number): number { return this.byteless ? 0 : this.split[r]! - this.off[r]!; }
+  extraBytesOf(r: number): number { return this.byteless ? 0 : this.end[r]! - this.split[r]!; }
   copyRow(r: number, out: Buffer, at: number): number {
-    return this.buf(r).copy(out, at, this.off[r]!, this.end[r]!);
+    return this.byteless ? 0 : this.buf(r).copy(out, at, this.off[r]!, this.end[r]!);
   }
 
   /** Copies rows[0, count) end to end into out from `at` with one native call per run of rows in one chunk (a seal's copies); returns the bytes copied. */
   gatherRows(rows: Uint32Array, count: number, out: Buffer, at: number): number {
+    if (this.byteless) return 0;
     const ranges = new Float64Array(2 * count);
     let done = 0;
     for (let k = 0; k < count;) {
