@@ -67,14 +67,19 @@ export function hotValueOf(kind: number, value: number, strs: readonly string[])
  */
 export function batchShapes(b: NativeBatch, hotCount: number, schema: SchemaTree, cache: ShapeCache): Uint32Array | null {
   const stride = metaStride(hotCount);
-  const keys = new Array<string | undefined>(b.descEnds.length);
   const shapes = new Uint32Array(b.n);
+  // Per descriptor of this batch: its shape and the tree version it holds at, so an event whose descriptor
+  // an earlier one had (bodies hold a few shapes) takes it by index, as the cache would give it (same version).
+  const nDesc = b.descEnds.length;
+  const shapeOfDesc = new Uint32Array(nDesc), versionOfDesc = new Float64Array(nDesc).fill(-1);
   try {
     for (let i = 0; i < b.n; i++) {
       const d = b.meta[i * stride + 5]!;
+      if (versionOfDesc[d] === schema.shapeVersion) { shapes[i] = shapeOfDesc[d]!; continue; }
       const start = d === 0 ? 0 : b.descEnds[d - 1]!, end = b.descEnds[d]!;
-      const key = (keys[d] ??= b.descs.toString('latin1', start, end));
-      shapes[i] = cache.shapeOf(schema, b.descs, start, end, key);
+      const shape = cache.shapeOf(schema, b.descs, start, end, b.descs.toString('latin1', start, end));
+      shapes[i] = shapeOfDesc[d] = shape;
+      versionOfDesc[d] = schema.shapeVersion;
     }
   } catch (e) {
     schema.rollback();
