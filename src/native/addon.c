@@ -10,6 +10,7 @@
 #include "malloc-tune.h"
 #include "scan.h"
 #include "transform.h"
+#include "ts-order.h"
 
 #define CHECK(call) do { if ((call) != napi_ok) { napi_throw_error(env, NULL, "ringql_ingest: " #call " failed"); goto out; } } while (0)
 #define MAX_PARSE_DEPTH 400
@@ -192,12 +193,34 @@ out:
   return ret;
 }
 
+/* tsOrder(ts, out): out (a Uint32Array of ts.length) = row indices by (ts, index) (ts-order.c); true when
+ * done, false when a value is not an integer or the span passes 2^52 (the caller sorts those itself). */
+static napi_value ts_order_fn(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2], ret = NULL, ab;
+  void *tv, *ov;
+  size_t tn, on, toff, ooff;
+  napi_typedarray_type tt, ot;
+  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  if (argc < 2) { napi_throw_type_error(env, NULL, "tsOrder takes 2 arguments"); goto out; }
+  CHECK(napi_get_typedarray_info(env, argv[0], &tt, &tn, &tv, &ab, &toff));
+  CHECK(napi_get_typedarray_info(env, argv[1], &ot, &on, &ov, &ab, &ooff));
+  if (tt != napi_float64_array || ot != napi_uint32_array || on != tn) { napi_throw_type_error(env, NULL, "tsOrder: a Float64Array and a Uint32Array of its length"); goto out; }
+  int r = ts_order(tv, tn, ov);
+  if (r < 0) { napi_throw_error(env, NULL, "tsOrder: out of memory"); goto out; }
+  CHECK(napi_get_boolean(env, r == 1, &ret));
+out:
+  return ret;
+}
+
 static napi_value init(napi_env env, napi_value exports) {
   napi_value fn;
   napi_create_function(env, "transform", NAPI_AUTO_LENGTH, transform, NULL, &fn);
   napi_set_named_property(env, exports, "transform", fn);
   napi_create_function(env, "gather", NAPI_AUTO_LENGTH, gather, NULL, &fn);
   napi_set_named_property(env, exports, "gather", fn);
+  napi_create_function(env, "tsOrder", NAPI_AUTO_LENGTH, ts_order_fn, NULL, &fn);
+  napi_set_named_property(env, exports, "tsOrder", fn);
   napi_create_function(env, "mallocInfo", NAPI_AUTO_LENGTH, malloc_info_fn, NULL, &fn);
   napi_set_named_property(env, exports, "mallocInfo", fn);
   napi_create_function(env, "mallocTrim", NAPI_AUTO_LENGTH, malloc_trim_fn, NULL, &fn);

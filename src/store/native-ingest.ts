@@ -28,6 +28,8 @@ interface Addon {
   ): NativeBatch | string;
   /** Copies src[ranges[2k], ranges[2k + 1]) for k < count end to end into dst from `at`; returns the bytes copied (RangeError when out of bounds). */
   gather(dst: Buffer, at: number, src: Buffer, ranges: Float64Array, count: number): number;
+  /** out = indices of ts by (ts, index) (out.length === ts.length); false, out unspecified, when a value is not an integer or the span passes 2^52. */
+  tsOrder(ts: Float64Array, out: Uint32Array): boolean;
   /** glibc's mallinfo2 summed over its arenas: heap bytes got from the system, mmapped bytes, in use, free. */
   mallocInfo(): MallocInfo;
   /** malloc_trim(0): gives free heap pages of every arena back to the system; true when some were. */
@@ -47,7 +49,7 @@ export function loadIngestAddon(path = ADDON_PATH): Addon {
   const require = createRequire(import.meta.url);
   try {
     const mod = require(path) as Addon;
-    if (typeof mod.transform !== 'function' || typeof mod.gather !== 'function') throw new Error('it has no transform or gather function (a stale build?)');
+    if (typeof mod.transform !== 'function' || typeof mod.gather !== 'function' || typeof mod.tsOrder !== 'function') throw new Error('it has no transform, gather or tsOrder function (a stale build?)');
     return mod;
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
