@@ -6,7 +6,7 @@ import { availableParallelism } from 'node:os';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { SourceStore } from '../store/source-store.ts';
 import { lineCuts } from './line-cuts.ts';
-import { startColumnWorkers, type ColumnWorkers } from './column-workers.ts';
+import { startColumnWorkers, takeSpeculated, type ColumnWorkers } from './column-workers.ts';
 import type { ColumnBody, ColumnJob } from './column-worker.ts';
 import { LoadError, LoadProgress, located, parseLines, type LoadIo, type Loaded } from './ndjson-load.ts';
 
@@ -61,7 +61,26 @@ function storeBody(file: string, b: ColumnBody, firstLine: number, t: ColumnTarg
   }
 }
 
-function sizeAndCuts(file: string, chunkBytes: number): number[] {
+/** What each chunk's transform needs besides its bytes: the source's project path and limits, and the fill-in time. */
+export interface ChunkSettings {
+  projectPath: readonly string[];
+  maxEventDepth: number;
+  maxStringBytes: number;
+  fillUs: number;
+}
+
+/** The job of chunk `k` of a file cut at `cuts`. */
+export function chunkJob(k: number, file: string, cuts: readonly number[], s: ChunkSettings): ColumnJob {
+  return { id: k, file, start: cuts[k]!, end: cuts[k + 1]!, projectPath: s.projectPath, maxEventDepth: s.maxEventDepth, maxStringBytes: s.maxStringBytes, fillUs: s.fillUs };
+}
+
+/** Chunks handed out before the first one is stored, with `workers` workers. */
+export function firstChunks(workers: number): number {
+  return 1 + AHEAD * workers;
+}
+
+/** Chunk boundaries of `file` (every chunk begins a line); a LoadError when it cannot be read. */
+export function sizeAndCuts(file: string, chunkBytes: number): number[] {
   let fd: number;
   try { fd = openSync(file, 'r'); } catch (err) { throw new LoadError(`Cannot read ${file}: ${(err as Error).message}`); }
   try {
@@ -82,13 +101,12 @@ export async function loadColumns(file: string, t: ColumnTarget, io: LoadIo, wor
   const results: Promise<ColumnBody[]>[] = [];
   // The source's own transform settings (project path, limits), as its full load would use them.
   const req = t.source.transformRequest(Buffer.alloc(0), true, t.nowUs, Buffer.alloc(16));
-  const job = (k: number): ColumnJob => ({
-    id: k, file, start: cuts[k]!, end: cuts[k + 1]!, projectPath: req.projectPath,
-    maxEventDepth: req.maxEventDepth, maxStringBytes: req.maxStringBytes, fillUs: req.fillUs,
-  });
+  const settings: ChunkSettings = { projectPath: req.projectPath, maxEventDepth: req.maxEventDepth, maxStringBytes: req.maxStringBytes, fillUs: req.fillUs };
   const dispatch = (upTo: number): void => {
     for (let k = results.length; k < Math.min(upTo, cuts.length - 1); k++) {
-      const p = pool.run(k, job(k));
+      const job = chunkJob(k, file, cuts, settings);
+      // The bin may have posted this very chunk already, while the query was still being set up.
+      const p = takeSpeculated(k, job) ?? pool.run(k, job);
       p.catch(() => {}); // awaited in order below; this only keeps a later chunk's failure from being "unhandled" meanwhile
       results.push(p);
     }
@@ -97,7 +115,7 @@ export async function loadColumns(file: string, t: ColumnTarget, io: LoadIo, wor
   const progress = new LoadProgress(file, io);
   try {
     for (let k = 0; k < cuts.length - 1; k++) {
-      dispatch(k + 1 + AHEAD * pool.size);
+      dispatch(k + firstChunks(pool.size));
       for (const b of await results[k]!) {
         const r = storeBody(file, b, line, t);
         // A declined body's rows are stored with their bytes: at most twice its own size plus the generated parts.

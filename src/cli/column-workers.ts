@@ -26,11 +26,21 @@ class ColumnWorker {
     worker.on('exit', (code) => this.fail(new Error(`a column load worker exited (code ${code})`)));
   }
 
+  /** The first failure (an error, or an exit while not closing), if any. */
+  get failure(): Error | null { return this.failed; }
+  /** Whether the thread holds the process open (a prestarted worker does not until a load takes it). */
+  ref(): void { this.worker.ref(); }
+  unref(): void { this.worker.unref(); }
+
+  /** Message ids of this worker's jobs: its own, since a speculated job and the load's may share a chunk's id. */
+  private nextId = 0;
+
   run(job: ColumnJob): Promise<ColumnBody[]> {
     if (this.failed) return Promise.reject(this.failed);
+    const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(job.id, { resolve, reject });
-      this.worker.postMessage(job);
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ ...job, id } satisfies ColumnJob);
     });
   }
 
@@ -58,7 +68,15 @@ class ColumnWorker {
 }
 
 /** Workers started ahead of the load (prestartColumnWorkers), each ready or failed; taken by the next start. */
-let prestarted: Promise<Worker>[] = [];
+let prestarted: Promise<ColumnWorker>[] = [];
+
+/** A chunk posted to a prestarted worker before the load asked for it (speculateColumnJobs). */
+interface Speculated { job: ColumnJob; result: Promise<ColumnBody[]> }
+let speculated: Speculated[] = [];
+/** Set when a start took every prestarted worker: only then are the speculated chunks on the load's own workers. */
+let speculationTaken = false;
+/** Speculated chunks a load took (tests). */
+let hits = 0;
 
 /**
  * Starts `count` workers now, for a load that may come (the bin, before its heavy imports: each thread's
@@ -67,38 +85,73 @@ let prestarted: Promise<Worker>[] = [];
  */
 export function prestartColumnWorkers(count: number): void {
   prestarted.push(...Array.from({ length: count }, () => {
-    const p = startOne();
-    p.then((w) => { w.unref(); w.on('error', idleError); }, () => {});
+    const p = startOne().then((w) => { const cw = new ColumnWorker(w); cw.unref(); return cw; });
+    p.catch(() => {});
     return p;
   }));
 }
 
-/** A prestarted worker that fails while idle: the start that takes it then sees its exit. */
-function idleError(): void {}
+/**
+ * Posts `jobs` (chunk k's is jobs[k]) to the prestarted workers, chunk k to worker k mod their number as a
+ * load's pool would, so their transforms overlap the main thread's start. A load takes each result only
+ * when it asks for that very job on those workers (takeSpeculated); any other is dropped with the workers.
+ */
+export function speculateColumnJobs(jobs: readonly ColumnJob[]): void {
+  const n = prestarted.length;
+  if (n === 0) return;
+  speculated = jobs.map((job, k) => {
+    const result = prestarted[k % n]!.then((w) => w.run(job));
+    result.catch(() => {}); // awaited by the load that takes it; else dropped
+    return { job, result };
+  });
+  speculationTaken = false;
+}
+
+function sameJob(a: ColumnJob, b: ColumnJob): boolean {
+  return a.id === b.id && a.file === b.file && a.start === b.start && a.end === b.end && a.fillUs === b.fillUs &&
+    a.maxEventDepth === b.maxEventDepth && a.maxStringBytes === b.maxStringBytes &&
+    a.projectPath.length === b.projectPath.length && a.projectPath.every((seg, i) => seg === b.projectPath[i]);
+}
+
+/** The speculated result of `job` (chunk k) when it was posted as exactly this job to the load's workers, else null. */
+export function takeSpeculated(k: number, job: ColumnJob): Promise<ColumnBody[]> | null {
+  const s = speculationTaken ? speculated[k] : undefined;
+  if (s === undefined || !sameJob(s.job, job)) return null;
+  speculated[k] = undefined as unknown as Speculated;
+  hits++;
+  return s.result;
+}
+
+/** Chunks speculated by the last speculateColumnJobs, and how many loads took in all (tests). */
+export function speculationStats(): { posted: number; taken: number } {
+  return { posted: speculated.length, taken: hits };
+}
 
 /** How many prestarted workers wait to be taken (tests). */
 export function prestartedCount(): number {
   return prestarted.length;
 }
 
-/** Stops the prestarted workers no load took (a query the full path ran, say). */
+/** Stops the prestarted workers no load took (a query the full path ran, say), and forgets their speculated chunks. */
 export async function discardPrestartedWorkers(): Promise<void> {
   const left = prestarted;
   prestarted = [];
-  await Promise.allSettled(left.map(async (p) => (await p).terminate()));
+  if (left.length > 0) speculated = [];
+  await Promise.allSettled(left.map(async (p) => (await p).close()));
 }
 
 /** The prestarted workers (at most `count`; the rest stopped) and new ones up to `count`. */
-function starting(count: number): Promise<Worker>[] {
+function starting(count: number): Promise<ColumnWorker>[] {
+  speculationTaken = prestarted.length > 0 && count === prestarted.length;
+  if (!speculationTaken) speculated = [];
   const taken = prestarted.splice(0, count).map(async (p) => {
     const w = await p;
-    w.off('error', idleError);
-    if (w.threadId < 0) throw new Error('ringql: a column load worker exited before it was used');
+    if (w.failure) throw new Error(`ringql: a column load worker stopped before it was used: ${w.failure.message}`);
     w.ref();
     return w;
   });
   void discardPrestartedWorkers();
-  return [...taken, ...Array.from({ length: count - taken.length }, () => startOne())];
+  return [...taken, ...Array.from({ length: count - taken.length }, () => startOne().then((w) => new ColumnWorker(w)))];
 }
 
 /** `count` workers, each started and ready (its addon loaded); rejects naming the cause when one is not. */
@@ -107,10 +160,10 @@ export async function startColumnWorkers(count: number): Promise<ColumnWorkers> 
   const ok = started.flatMap((s) => s.status === 'fulfilled' ? [s.value] : []);
   const bad = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
   if (bad) {
-    await Promise.all(ok.map((w) => w.terminate()));
+    await Promise.all(ok.map((w) => w.close()));
     throw bad.reason instanceof Error ? bad.reason : new Error(String(bad.reason));
   }
-  return new ColumnWorkers(ok.map((w) => new ColumnWorker(w)));
+  return new ColumnWorkers(ok);
 }
 
 function startOne(): Promise<Worker> {

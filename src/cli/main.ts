@@ -10,12 +10,13 @@ usage: ringql gen --out <dir> [--events N] [--projects N] [--days N] [--seed S] 
 ${REPAIR_USAGE}`;
 }
 
-/** `ringql query`: its column load's workers start first when it may use them, and stop if it did not. */
+/** `ringql query`: its column load's workers start first (on the first chunks) when it may use them, and stop if it did not. */
 async function query(argv: string[]): Promise<number> {
   const { prestartForQuery } = await import('./column-prestart.ts');
-  if (!prestartForQuery(argv)) return (await import('./query-command.ts')).queryCommand(argv);
+  const pre = prestartForQuery(argv);
+  if (!pre) return (await import('./query-command.ts')).queryCommand(argv);
   try {
-    return await (await import('./query-command.ts')).queryCommand(argv);
+    return await (await import('./query-command.ts')).queryCommand(argv, undefined, { nowUs: pre.nowUs });
   } finally {
     await (await import('./column-workers.ts')).discardPrestartedWorkers();
   }

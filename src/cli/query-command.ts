@@ -51,6 +51,8 @@ export interface QueryOptions {
   columnWorkers?: number;
   chunkBytes?: number;
   onColumnLoad?: () => void;
+  /** The command's clock when --now is absent (the bin's prestart read it: its speculated chunks filled missing timestamps with it). */
+  nowUs?: number;
 }
 
 export async function queryCommand(argv: string[], io: Io = stdio, opts: QueryOptions = {}): Promise<number> {
@@ -66,7 +68,7 @@ export async function queryCommand(argv: string[], io: Io = stdio, opts: QueryOp
   const formatArg = one('format') ?? 'json';
   const format = OUTPUT_FORMATS.find((f) => f === formatArg.toLowerCase());
   if (!format) { io.err(`--format must be one of ${OUTPUT_FORMATS.join(', ')}; got "${formatArg}"\n`); return 2; }
-  let now = nowMicros();
+  let now = opts.nowUs ?? nowMicros();
   const nowArg = one('now');
   if (nowArg !== undefined) {
     const t = parseTimestamp(nowArg);
