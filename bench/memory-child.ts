@@ -5,6 +5,7 @@ import { statSync } from 'node:fs';
 import { Store, defaultStoreConfig } from '../src/store/store.ts';
 import { END_US, readBatches } from './data.ts';
 import { compressPendingNow } from '../src/store/block-compressor.ts';
+import { TRIM_DELAY_MS } from '../src/store/allocator-trim.ts';
 
 const [path, compressArg] = process.argv.slice(2);
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -23,6 +24,9 @@ for await (const batch of readBatches(path, 500)) {
 const loadMs = performance.now() - t0;
 // Blocks sealed last are compressed between requests in a server; settle them before measuring.
 compressPendingNow();
+gc();
+// Measured once the trim a server makes TRIM_DELAY_MS after its last seal has run (as bench/engine-bench.ts).
+await new Promise((r) => setTimeout(r, TRIM_DELAY_MS + 200));
 gc();
 gc();
 const after = process.memoryUsage();
