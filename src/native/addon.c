@@ -57,7 +57,7 @@ static void free_rows(napi_env env, void *data, void *hint) {
   free(data);
 }
 
-static napi_value result_object(napi_env env, ctx_t *c) {
+static napi_value result_object(napi_env env, ctx_t *c, int copy_rows) {
   napi_value obj, v, ab;
   void *data;
   if (napi_create_object(env, &obj) != napi_ok) return NULL;
@@ -67,8 +67,12 @@ static napi_value result_object(napi_env env, ctx_t *c) {
     napi_create_double(env, c->no_rows_bytes, &v);
     napi_set_named_property(env, obj, "noRowsBytes", v);
   }
-  /* The rows (the bulk of the output) are handed over without a copy; V8 frees them with the Buffer. */
-  if (c->rows.n > 0 && napi_create_external_buffer(env, c->rows.n, c->rows.p, free_rows, NULL, &v) == napi_ok) {
+  /* The rows (the bulk of the output) are handed over without a copy; V8 frees them with the Buffer. With
+   * copy_rows (the transform thread, which posts them on) they are copied into a Buffer of their own instead,
+   * one that can be transferred, and this thread's row buffer is kept for its next body. */
+  if (copy_rows) {
+    napi_create_buffer_copy(env, c->rows.n, c->rows.p ? (void *)c->rows.p : (void *)"", NULL, &v);
+  } else if (c->rows.n > 0 && napi_create_external_buffer(env, c->rows.n, c->rows.p, free_rows, NULL, &v) == napi_ok) {
     c->rows.p = NULL;
     c->rows.n = c->rows.cap = 0;
   } else {
@@ -93,10 +97,15 @@ static napi_value result_object(napi_env env, ctx_t *c) {
  * A tape past KEEP_TAPE_BYTES is freed instead, so at most that much stays per thread between bodies. */
 #define KEEP_TAPE_BYTES ((size_t)4 << 20)
 static __thread tape_t kept_tape;
+/* With copyRows, the rows are written into this thread's kept buffer (its pages faulted in already) and copied
+ * out; one past KEEP_ROWS_BYTES is freed instead. */
+#define KEEP_ROWS_BYTES ((size_t)16 << 20)
+static __thread bytes_t kept_rows;
 
 static napi_value transform(napi_env env, napi_callback_info info) {
-  size_t argc = 9;
-  napi_value argv[9], ret = NULL;
+  size_t argc = 10;
+  napi_value argv[10], ret = NULL;
+  bool copy_rows = false;
   ctx_t c;
   memset(&c, 0, sizeof c);
   c.tape = kept_tape;
@@ -130,6 +139,13 @@ static napi_value transform(napi_env env, napi_callback_info info) {
     CHECK(napi_get_value_bool(env, argv[8], &no_rows));
     c.no_rows = no_rows;
   }
+  if (argc >= 10) CHECK(napi_get_value_bool(env, argv[9], &copy_rows));
+  if (copy_rows && !c.no_rows) {
+    c.rows = kept_rows;
+    c.rows.n = 0;
+    c.rows_warm = c.rows.cap > 0;
+    memset(&kept_rows, 0, sizeof kept_rows);
+  }
   if (!read_path(env, argv[5], &c.project)) { napi_throw_error(env, NULL, "ringql_ingest: bad project path"); goto out; }
   CHECK(napi_get_array_length(env, argv[6], &nhot));
   c.hot = calloc(nhot ? nhot : 1, sizeof(path_t));
@@ -141,11 +157,16 @@ static napi_value transform(napi_env env, napi_callback_info info) {
   }
   const char *why = ndjson && scan_fits(&c) ? scan_body(&c, (const uint8_t *)body, blen) : transform_body(&c, (const uint8_t *)body, blen, ndjson);
   if (why) CHECK(napi_create_string_utf8(env, why, NAPI_AUTO_LENGTH, &ret));
-  else ret = result_object(env, &c);
+  else ret = result_object(env, &c, copy_rows);
 out:
   free_path(&c.project);
   if (c.hot) for (size_t h = 0; h < c.nhot; h++) free_path(&c.hot[h]);
   free(c.hot);
+  if (copy_rows && !c.no_rows && !c.rows.oom && c.rows.cap <= KEEP_ROWS_BYTES) {
+    kept_rows = c.rows;
+    kept_rows.n = 0;
+    memset(&c.rows, 0, sizeof c.rows);
+  }
   if (!c.tape.oom && !c.tape.arena.oom && c.tape.cap * sizeof(node_t) + c.tape.arena.cap <= KEEP_TAPE_BYTES) {
     kept_tape = c.tape;
     memset(&c.tape, 0, sizeof c.tape);

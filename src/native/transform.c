@@ -632,7 +632,7 @@ const char *transform_body(ctx_t *c, const uint8_t *in, size_t n, int ndjson) {
   c->in = in;
   b_reserve(&c->rows, c->no_rows ? 64 * 1024 : n + n / 8 + 1024);
   /* The rows take about the body's bytes (0.97-1.0 of them for the demo and edge corpora). */
-  if (!c->no_rows && !c->rows.oom) prefault(c->rows.p, n);
+  if (!c->no_rows && !c->rows.oom && !c->rows_warm) prefault(c->rows.p, n);
   const char *err = ndjson ? transform_ndjson(c, in, n) : transform_json(c, in, n);
   if (err) return err;
   if (c->events == 0) FAIL("no events");

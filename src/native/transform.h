@@ -53,6 +53,8 @@ typedef struct {
   /* Set by callers that read no row bytes (the CLI's column-only load): each event's row is written into a
    * reused scratch area and reported empty, so only timestamps, projects, hot values and descriptors come out. */
   int no_rows;
+  /* The row buffer is a kept one whose pages are faulted in already (copyRows): no prefault. */
+  int rows_warm;
   double no_rows_bytes; /* with no_rows: the bytes the rows would have taken */
 } ctx_t;
 

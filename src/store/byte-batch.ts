@@ -25,6 +25,8 @@ export interface TransformRequest {
   idSeed: Buffer;
   /** Rows left empty (see the addon's noRows): only the CLI's column-only load sets it. */
   noRows?: boolean;
+  /** Rows in a Buffer of their own ArrayBuffer, which postMessage can transfer (the transform thread sets it). */
+  copyRows?: boolean;
 }
 
 /** The transform request of `body` for a source (its project path, hot paths and limits). */
@@ -35,7 +37,7 @@ export function transformRequest(body: Buffer, ndjson: boolean, def: SourceDef, 
 /** The addon's transform of a body; a string says why the reference (JS) path must take the body. */
 export function runTransform(r: TransformRequest): NativeBatch | string {
   if (!Number.isSafeInteger(r.fillUs)) return 'a fill-in time that is not an integer';
-  return INGEST_ADDON.transform(r.body, r.ndjson, r.maxEventDepth, r.maxStringBytes, r.fillUs, r.projectPath, r.hotPaths, r.idSeed, r.noRows === true);
+  return INGEST_ADDON.transform(r.body, r.ndjson, r.maxEventDepth, r.maxStringBytes, r.fillUs, r.projectPath, r.hotPaths, r.idSeed, r.noRows === true, r.copyRows === true);
 }
 
 export function batchStrings(b: NativeBatch): string[] {

@@ -25,6 +25,8 @@ interface Addon {
     projectPath: readonly string[], hotPaths: readonly (readonly string[])[], idSeed: Buffer,
     /** Every row empty (row offsets 0, `rows` empty): for loads whose readers take no row bytes (the CLI's column-only path). */
     noRows?: boolean,
+    /** Rows copied into a Buffer of their own (transferable), the thread's row buffer kept for its next body: for the transform thread. */
+    copyRows?: boolean,
   ): NativeBatch | string;
   /** Copies src[ranges[2k], ranges[2k + 1]) for k < count end to end into dst from `at`; returns the bytes copied (RangeError when out of bounds). */
   gather(dst: Buffer, at: number, src: Buffer, ranges: Float64Array, count: number): number;

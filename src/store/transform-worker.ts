@@ -75,10 +75,11 @@ function answer(job: TransformJob): void {
   let transfer: ArrayBuffer[] = backList;
   try {
     // Posted as Uint8Arrays (a Buffer arrives as one): the addon takes Buffers.
-    const b = runTransform({ ...req, body: Buffer.from(req.body.buffer, req.body.byteOffset, req.body.byteLength), idSeed: Buffer.from(req.idSeed.buffer, req.idSeed.byteOffset, req.idSeed.byteLength) });
+    // copyRows: the rows come in a transferable Buffer of their own, written through this thread's kept row buffer.
+    const b = runTransform({ ...req, body: Buffer.from(req.body.buffer, req.body.byteOffset, req.body.byteLength), idSeed: Buffer.from(req.idSeed.buffer, req.idSeed.byteOffset, req.idSeed.byteLength), copyRows: true });
     if (typeof b === 'string') msg = { id: job.id, declined: b, ...back, ...sum };
     else {
-      const t = transferableBatch(b);
+      const t = transferableBatch(b, true);
       msg = { id: job.id, batch: t.batch, ...back, ...sum };
       transfer = [...t.transfer, ...backList];
     }
