@@ -38,6 +38,8 @@ for (const [i, name] of names.entries()) {
   results.sections.push({ name, minutes, load: { start: load, end: loadAverage() }, ...(error ? { error } : {}) });
   progress(`section ${name} done in ${minutes.toFixed(1)} min${error ? ' (FAILED)' : ''}`);
 }
+// The serving section installs wrk when it is missing: the machine line names the one the run used.
+results.machine.wrk = describeMachine().wrk;
 const file = onlyArg ? 'RESULTS-partial.md' : quick ? 'RESULTS-quick.md' : 'RESULTS.md';
 const report = renderRun(results, (performance.now() - started) / 60_000);
 writeFileSync(new URL(`./${file}`, import.meta.url), report);
