@@ -13,6 +13,7 @@ import { compressOffThread } from '../store/block-compressor.ts';
 import { compressionSettled } from './compression-settled.ts';
 import { loadNdjson, LoadError } from './ndjson-load.ts';
 import { columnQuery } from './column-query.ts';
+import { discardPrestartedWorkers } from './column-workers.ts';
 import { planRequest, resolveRequest } from '../endpoints/execute.ts';
 import { explainSqlBoth, explainTarget, planSqlOnCatalog } from '../endpoints/query-sql.ts';
 import { explainBoth } from '../exec/physical/explain-physical.ts';
@@ -102,6 +103,8 @@ export async function queryCommand(argv: string[], io: Io = stdio, opts: QueryOp
       return reportError(err, io);
     }
   }
+  // The full load: workers the bin prestarted for a column load (and the chunks it gave them) would only take its CPU.
+  await discardPrestartedWorkers();
   const store = new Store({ ...defaultStoreConfig(), blockCacheBytes: CLI_BLOCK_CACHE_BYTES });
   const service = await createQueryService({ store, stateDir: null, nowMicros: () => now, cache: { sweepMs: 0 }, lazyBuiltins: true });
   try {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { prestartForQuery } from '../../src/cli/column-prestart.ts';
 import { chunkJob, columnWorkerCount, firstChunks, sizeAndCuts, CHUNK_BYTES } from '../../src/cli/column-load.ts';
-import { discardPrestartedWorkers, prestartColumnWorkers, speculateColumnJobs, speculationStats } from '../../src/cli/column-workers.ts';
+import { discardPrestartedWorkers, prestartColumnWorkers, prestartedCount, speculateColumnJobs, speculationStats } from '../../src/cli/column-workers.ts';
 import { queryCommand, type QueryOptions } from '../../src/cli/query-command.ts';
 import { SOURCES } from '../../src/store/sources.ts';
 import { DEFAULT_LIMITS } from '../../src/core/limits.ts';
@@ -60,6 +60,20 @@ describe('speculated column chunks', { timeout: 60_000 }, () => {
     expect(speculationStats().taken - before).toBe(posted);
     expect(cols.out).toBe(full.out);
     expect(JSON.parse(full.out).result.reduce((a: number, r: { filled: number }) => a + r.filled, 0)).toBe(Math.ceil(150_000 / 7));
+  });
+
+  it('a query the full load answers stops the prestarted workers and their chunks before it loads', async () => {
+    const file = write('full.ndjson', 150_000, 200);
+    const argv = ['--load', `edge.logs.prod=${file}`, '--now', NOW, '--sql', 'select event_message from `edge.logs.prod` order by timestamp desc limit 2'];
+    const pre = prestartForQuery(argv);
+    expect(prestartedCount()).toBe(columnWorkerCount());
+    expect(speculationStats().posted).toBeGreaterThan(0);
+    const r = await run(argv, { nowUs: pre!.nowUs });
+    expect(r.code).toBe(0);
+    expect(r.columns).toBe(false); // it reads event_message: the full load
+    expect(JSON.parse(r.out).result.length).toBe(2);
+    expect(prestartedCount()).toBe(0);
+    expect(speculationStats().posted).toBe(0);
   });
 
   it('a chunk posted with another fill-in time is not taken: missing timestamps get the query\'s own', async () => {
