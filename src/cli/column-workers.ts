@@ -72,7 +72,7 @@ let prestarted: Promise<ColumnWorker>[] = [];
 
 /** A chunk posted to a prestarted worker before the load asked for it (speculateColumnJobs). */
 interface Speculated { job: ColumnJob; result: Promise<ColumnBody[]> }
-let speculated: Speculated[] = [];
+let speculated: (Speculated | undefined)[] = [];
 /** Set when a start took every prestarted worker: only then are the speculated chunks on the load's own workers. */
 let speculationTaken = false;
 /** Speculated chunks a load took (tests). */
@@ -117,7 +117,7 @@ function sameJob(a: ColumnJob, b: ColumnJob): boolean {
 export function takeSpeculated(k: number, job: ColumnJob): Promise<ColumnBody[]> | null {
   const s = speculationTaken ? speculated[k] : undefined;
   if (s === undefined || !sameJob(s.job, job)) return null;
-  speculated[k] = undefined as unknown as Speculated;
+  speculated[k] = undefined;
   hits++;
   return s.result;
 }
