@@ -4,7 +4,7 @@
 
 import { mkdirSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { crc32 } from 'node:zlib';
+import { crc32 } from '../store/crc32.ts';
 import { TMP_SUFFIX, writeFileAtomic } from './atomic-file.ts';
 import { MANIFEST_FILE, readManifest, writeManifest, type Manifest, type ManifestPart } from './manifest.ts';
 import { encodePartFileSliced } from './part-file.ts';
@@ -235,7 +235,7 @@ function newestFirst(queue: PartToWrite[]): PartToWrite[] {
 export function partFileName(source: string, key: string, checkpointId: number | null): string {
   const safe = (s: string): string => {
     const t = s.replace(/[^A-Za-z0-9._-]|--/g, '_');
-    return t === s ? s : `${t}~${crc32(s).toString(16)}`;
+    return t === s ? s : `${t}~${crc32(Buffer.from(s, 'utf8')).toString(16)}`;
   };
   return `${safe(source)}--${safe(key)}${checkpointId === null ? '' : `--${checkpointId}`}${PART_SUFFIX}`;
 }

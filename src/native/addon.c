@@ -2,11 +2,13 @@
  * nowUs, projectPath, hotPaths, idSeed[, noRows]) → {n, rows, meta, strs, strEnds, descs, descEnds} or a reason
  * string (noRows: every row reported empty, for the CLI's column-only load);
  * gather(dst, at, src, ranges, count) copies byte ranges of src end to end into dst (a seal's row copies);
+ * crc32(bytes, seed[, tablesOnly]) is zlib's crc32 (crc32.c), by PCLMULQDQ where the CPU has it;
  * mallocInfo / mallocTrim / mallocTune: the glibc allocator (malloc-tune.c). */
 #include <node_api.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "crc32.h"
 #include "malloc-tune.h"
 #include "scan.h"
 #include "transform.h"
@@ -234,8 +236,34 @@ out:
   return ret;
 }
 
+/* crc32(bytes, seed[, tablesOnly]): zlib's crc32 of a Uint8Array (any view, shared memory too) continued
+ * from seed (0 to start); tablesOnly takes the table path (tests compare both with node:zlib). */
+static napi_value crc32_fn(napi_env env, napi_callback_info info) {
+  size_t argc = 3;
+  napi_value argv[3], ret = NULL, ab;
+  void *data;
+  size_t n, off;
+  napi_typedarray_type t;
+  uint32_t seed = 0;
+  bool tables = false;
+  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  if (argc < 2) { napi_throw_type_error(env, NULL, "crc32 takes 2 or 3 arguments"); goto out; }
+  CHECK(napi_get_typedarray_info(env, argv[0], &t, &n, &data, &ab, &off));
+  if (t != napi_uint8_array) { napi_throw_type_error(env, NULL, "crc32: bytes must be a Uint8Array"); goto out; }
+  CHECK(napi_get_value_uint32(env, argv[1], &seed));
+  if (argc > 2) CHECK(napi_get_value_bool(env, argv[2], &tables));
+  CHECK(napi_create_uint32(env, crc32_update(seed, data, n, tables), &ret));
+out:
+  return ret;
+}
+
 static napi_value init(napi_env env, napi_value exports) {
   napi_value fn;
+  crc32_init();
+  napi_create_function(env, "crc32", NAPI_AUTO_LENGTH, crc32_fn, NULL, &fn);
+  napi_set_named_property(env, exports, "crc32", fn);
+  napi_get_boolean(env, crc32_uses_clmul(), &fn);
+  napi_set_named_property(env, exports, "crc32Clmul", fn);
   napi_create_function(env, "transform", NAPI_AUTO_LENGTH, transform, NULL, &fn);
   napi_set_named_property(env, exports, "transform", fn);
   napi_create_function(env, "gather", NAPI_AUTO_LENGTH, gather, NULL, &fn);

@@ -4,7 +4,7 @@
   "targets": [
     {
       "target_name": "ringql_ingest",
-      "sources": ["addon.c", "transform.c", "tape.c", "es-number.c", "iso-time.c", "malloc-tune.c", "scan-value.c", "scan-body.c", "ts-order.c"],
+      "sources": ["addon.c", "transform.c", "tape.c", "es-number.c", "iso-time.c", "malloc-tune.c", "scan-value.c", "scan-body.c", "ts-order.c", "crc32.c"],
       "cflags": ["-O3", "-std=gnu11", "-Wall", "-Wextra", "-Wno-unused-parameter"],
       "cflags!": ["-O2"],
       "defines": ["NAPI_VERSION=8"]

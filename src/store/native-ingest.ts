@@ -30,6 +30,10 @@ interface Addon {
   ): NativeBatch | string;
   /** Copies src[ranges[2k], ranges[2k + 1]) for k < count end to end into dst from `at`; returns the bytes copied (RangeError when out of bounds). */
   gather(dst: Buffer, at: number, src: Buffer, ranges: Float64Array, count: number): number;
+  /** zlib's crc32 of `bytes` continued from `seed` (0 to start), by PCLMULQDQ where the CPU has it; `tablesOnly`: the table path (tests). */
+  crc32(bytes: Uint8Array, seed: number, tablesOnly?: boolean): number;
+  /** Whether crc32 takes the PCLMULQDQ path on this CPU. */
+  crc32Clmul: boolean;
   /** out = indices of ts by (ts, index) (out.length === ts.length); false, out unspecified, when a value is not an integer or the span passes 2^52. */
   tsOrder(ts: Float64Array, out: Uint32Array): boolean;
   /** glibc's mallinfo2 summed over its arenas: heap bytes got from the system, mmapped bytes, in use, free. */
@@ -51,7 +55,7 @@ export function loadIngestAddon(path = ADDON_PATH): Addon {
   const require = createRequire(import.meta.url);
   try {
     const mod = require(path) as Addon;
-    if (typeof mod.transform !== 'function' || typeof mod.gather !== 'function' || typeof mod.tsOrder !== 'function') throw new Error('it has no transform, gather or tsOrder function (a stale build?)');
+    if (typeof mod.transform !== 'function' || typeof mod.gather !== 'function' || typeof mod.tsOrder !== 'function' || typeof mod.crc32 !== 'function') throw new Error('it has no transform, gather, tsOrder or crc32 function (a stale build?)');
     return mod;
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
