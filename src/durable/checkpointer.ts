@@ -4,7 +4,7 @@
 
 import { mkdirSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { crc32 } from '../store/crc32.ts';
+import { crc32 } from '../core/crc32.ts';
 import { TMP_SUFFIX, writeFileAtomic } from './atomic-file.ts';
 import { MANIFEST_FILE, readManifest, writeManifest, type Manifest, type ManifestPart } from './manifest.ts';
 import { encodePartFileSliced } from './part-file.ts';

@@ -2,7 +2,7 @@
 // the mutable rest) as CRC-framed chunks between a header and a trailer, so damage anywhere is found.
 
 import { readFileSync } from 'node:fs';
-import { crc32 } from '../store/crc32.ts';
+import { crc32 } from '../core/crc32.ts';
 import type { TimeSlicer } from '../core/time-slicer.ts';
 import { frame, frameHeaderOf, readRecord } from './record-frame.ts';
 import { IMAGE_FORMAT } from '../store/source-image.ts';

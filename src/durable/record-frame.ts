@@ -1,7 +1,7 @@
 // The write-ahead log's record framing (SPEC §12): magic, version, length and a CRC-32 of the payload
 // before every record, so recovery can tell a whole record from a torn or corrupt one.
 
-import { crc32 } from '../store/crc32.ts';
+import { crc32 } from '../core/crc32.ts';
 
 /** Bytes before each payload: magic "RQ" (2), version (1), type (1), payload length (4), CRC-32 (4). */
 export const HEADER_BYTES = 12;

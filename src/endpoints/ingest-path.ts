@@ -8,7 +8,7 @@ import type { Store } from '../store/store.ts';
 import type { SourceStore } from '../store/source-store.ts';
 import type { Wal } from '../durable/wal.ts';
 import { RECORD_BATCH, RECORD_RAW_BATCH } from '../durable/record-frame.ts';
-import { crc32 } from '../store/crc32.ts';
+import { crc32 } from '../core/crc32.ts';
 import { encodeBatch, rawBatchHead, stampBatch } from '../durable/batch-record.ts';
 import type { IngestResponse } from './service-types.ts';
 import { runTransform, type TransformRequest } from '../store/byte-batch.ts';

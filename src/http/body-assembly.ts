@@ -2,6 +2,7 @@
 // allocated once (its own ArrayBuffer, or a shared slot the transform thread reads in place), else concatenated.
 
 import { takeBodySlot } from './body-slots.ts';
+import { NATIVE_BYTES } from '../core/native-addon.ts';
 
 /** Bodies smaller than this are copied chunk by chunk into Node's pool and joined, as small bodies always were. */
 export const MIN_ASSEMBLED_BYTES = 64 * 1024;
@@ -32,7 +33,8 @@ export class BodyAssembly {
     this.total += n;
     const buf = this.buf;
     if (buf !== null && this.at + n <= buf.length) {
-      buf.set(new Uint8Array(chunk), this.at);
+      // By memcpy: V8 copies into a shared slot by relaxed atomic words (~7 % of the main thread under HTTP ingest).
+      NATIVE_BYTES.copyBytes(buf, this.at, chunk);
       this.at += n;
       return;
     }

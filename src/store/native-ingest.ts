@@ -1,8 +1,7 @@
-// Loads ringql's own ingest addon (src/native, built by `npm ci`) and refuses to run without it: the
-// byte-level ingest path has no silent slow substitute. `runTransform` (byte-batch.ts) is its one entry point.
+// The ingest addon's store functions, typed (core/native-addon.ts loads it and refuses to run without it:
+// the byte-level ingest path has no silent slow substitute). `runTransform` (byte-batch.ts) is its one entry point.
 
-import { createRequire } from 'node:module';
-import { projectPath } from '../core/project-root.ts';
+import { loadNativeAddon, type ByteFunctions } from '../core/native-addon.ts';
 
 /** One transformed body (see src/native/README.md): rows, per-event numbers, interned strings. */
 export interface NativeBatch {
@@ -19,7 +18,7 @@ export interface NativeBatch {
   noRowsBytes?: number;
 }
 
-interface Addon {
+interface Addon extends ByteFunctions {
   transform(
     body: Buffer, ndjson: boolean, maxDepth: number, maxStringBytes: number, nowUs: number,
     projectPath: readonly string[], hotPaths: readonly (readonly string[])[], idSeed: Buffer,
@@ -30,10 +29,6 @@ interface Addon {
   ): NativeBatch | string;
   /** Copies src[ranges[2k], ranges[2k + 1]) for k < count end to end into dst from `at`; returns the bytes copied (RangeError when out of bounds). */
   gather(dst: Buffer, at: number, src: Buffer, ranges: Float64Array, count: number): number;
-  /** zlib's crc32 of `bytes` continued from `seed` (0 to start), by PCLMULQDQ where the CPU has it; `tablesOnly`: the table path (tests). */
-  crc32(bytes: Uint8Array, seed: number, tablesOnly?: boolean): number;
-  /** Whether crc32 takes the PCLMULQDQ path on this CPU. */
-  crc32Clmul: boolean;
   /** out = indices of ts by (ts, index) (out.length === ts.length); false, out unspecified, when a value is not an integer or the span passes 2^52. */
   tsOrder(ts: Float64Array, out: Uint32Array): boolean;
   /** glibc's mallinfo2 summed over its arenas: heap bytes got from the system, mmapped bytes, in use, free. */
@@ -47,24 +42,9 @@ interface Addon {
 /** glibc's mallinfo2 (bytes): arena = heap got from the system, hblkhd = mmapped chunks, uordblks in use, fordblks free. */
 export interface MallocInfo { arena: number; ordblks: number; hblks: number; hblkhd: number; uordblks: number; fordblks: number; keepcost: number }
 
-// From the checkout's root, so the compiled server in dist/ loads the same build as the TypeScript one.
-const ADDON_PATH = projectPath('src/native/build/Release/ringql_ingest.node');
-
-/** Loads the addon (`path` absolute, or relative to this file); throws, naming the fix, when it cannot. */
-export function loadIngestAddon(path = ADDON_PATH): Addon {
-  const require = createRequire(import.meta.url);
-  try {
-    const mod = require(path) as Addon;
-    if (typeof mod.transform !== 'function' || typeof mod.gather !== 'function' || typeof mod.tsOrder !== 'function' || typeof mod.crc32 !== 'function') throw new Error('it has no transform, gather, tsOrder or crc32 function (a stale build?)');
-    return mod;
-  } catch (e) {
-    const why = e instanceof Error ? e.message : String(e);
-    throw new Error(
-      `ringql: the native ingest addon (src/native) failed to load: ${why}. ringql will not start without it ` +
-        '(there is no slow fallback). Run `npm run native` (or `npx node-gyp rebuild -C src/native`) (needs python3, make, ' +
-        'a C compiler and the Node headers: npm_config_nodedir, or include/node beside the running node).',
-    );
-  }
+/** Loads the addon (`path` absolute, or relative to core/native-addon.ts); throws, naming the fix, when it cannot. */
+export function loadIngestAddon(path?: string): Addon {
+  return loadNativeAddon<Addon>(['transform', 'gather', 'tsOrder', 'crc32', 'copyBytes'], path);
 }
 
 /**

@@ -2,7 +2,7 @@
 // dictionaries, the schema, the codecs its blocks use, and the open segment's rows. Sealed segments are
 // parts of their own (segment-image.ts), written once each.
 
-import { crc32 } from './crc32.ts';
+import { crc32 } from '../core/crc32.ts';
 import { Compressor, Decompressor } from 'zstd-napi';
 import { BLOCK_LEVEL, BlockCodec, type BlockTuning } from './block-codec.ts';
 import { INEXACT, type HotValue } from './hot-paths.ts';

@@ -2,7 +2,7 @@
 // and the zstd compression of sealed row blocks off the main thread; results come back transferred.
 
 import { parentPort } from 'node:worker_threads';
-import { crc32 } from './crc32.ts';
+import { crc32 } from '../core/crc32.ts';
 import { Compressor } from 'zstd-napi';
 import { runTransform, type TransformRequest } from './byte-batch.ts';
 import type { NativeBatch } from './native-ingest.ts';

@@ -3,6 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { BodyAssembly, declaredLength, MIN_ASSEMBLED_BYTES } from '../../src/http/body-assembly.ts';
+import { releaseBodySlot } from '../../src/http/body-slots.ts';
 
 /** `n` bytes of a pattern no two neighbouring chunks share (a misplaced chunk changes the result). */
 function pattern(n: number): Buffer {
@@ -24,8 +25,8 @@ function cut(body: Buffer, sizes: number[]): ArrayBuffer[] {
   return out;
 }
 
-function assemble(declared: number, chunks: ArrayBuffer[]): Buffer {
-  const a = new BodyAssembly(declared);
+function assemble(declared: number, chunks: ArrayBuffer[], shared = false): Buffer {
+  const a = new BodyAssembly(declared, shared);
   for (const c of chunks) a.add(c);
   return a.finish();
 }
@@ -39,6 +40,16 @@ describe('body assembly', () => {
       expect(out.equals(body)).toBe(true);
       expect(out.byteOffset).toBe(0);
       expect(out.buffer.byteLength).toBe(body.length);
+    }
+  });
+
+  it('into a shared body slot (copied there natively): chunks of odd sizes land in order, in shared memory', () => {
+    for (const sizes of [[1, 7, 65_537], [4093], [200_003], [100_000, 3]]) {
+      const out = assemble(body.length, cut(body, sizes), true);
+      expect(out.buffer).toBeInstanceOf(SharedArrayBuffer);
+      expect(out.length).toBe(body.length);
+      expect(out.equals(body)).toBe(true);
+      releaseBodySlot(out);
     }
   });
 

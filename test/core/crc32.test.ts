@@ -4,8 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { crc32 as zlibCrc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { crc32 } from '../../src/store/crc32.ts';
-import { INGEST_ADDON } from '../../src/store/native-ingest.ts';
+import { crc32 } from '../../src/core/crc32.ts';
+import { NATIVE_BYTES } from '../../src/core/native-addon.ts';
 
 /** Deterministic bytes (xorshift), so a failure names a reproducible case. */
 function bytes(n: number, seed: number): Buffer {
@@ -27,14 +27,14 @@ describe('crc32 (the addon) equals node:zlib crc32', () => {
         const off = (n * 7) % 61;
         const v = data.subarray(off, off + n);
         const seed = n % 3 === 0 ? 0 : (n * 2654435761) >>> 0;
-        expect(INGEST_ADDON.crc32(v, seed, tablesOnly), `n=${n} off=${off} seed=${seed}`).toBe(zlibCrc32(v, seed));
+        expect(NATIVE_BYTES.crc32(v, seed, tablesOnly), `n=${n} off=${off} seed=${seed}`).toBe(zlibCrc32(v, seed));
       }
     });
 
     it(`${tablesOnly ? 'table' : 'default'} path: big buffers, and a CRC continued piece by piece equals the whole`, () => {
-      for (const n of [64 * 1024, 800 * 1024 + 13, 3 << 20]) expect(INGEST_ADDON.crc32(data.subarray(0, n), 0, tablesOnly)).toBe(zlibCrc32(data.subarray(0, n)));
+      for (const n of [64 * 1024, 800 * 1024 + 13, 3 << 20]) expect(NATIVE_BYTES.crc32(data.subarray(0, n), 0, tablesOnly)).toBe(zlibCrc32(data.subarray(0, n)));
       let c = 0;
-      for (let at = 0; at < data.length; at += 100_003) c = INGEST_ADDON.crc32(data.subarray(at, Math.min(data.length, at + 100_003)), c, tablesOnly);
+      for (let at = 0; at < data.length; at += 100_003) c = NATIVE_BYTES.crc32(data.subarray(at, Math.min(data.length, at + 100_003)), c, tablesOnly);
       expect(c).toBe(zlibCrc32(data));
     });
   }
@@ -52,10 +52,10 @@ describe('crc32 (the addon) equals node:zlib crc32', () => {
   it('takes the PCLMULQDQ path on a CPU that has it (no silent slow path)', () => {
     const flags = /^flags\s*:(.*)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? '';
     const has = / pclmulqdq( |$)/.test(flags) && / sse4_1( |$)/.test(flags);
-    expect(INGEST_ADDON.crc32Clmul).toBe(has && process.arch === 'x64');
+    expect(NATIVE_BYTES.crc32Clmul).toBe(has && process.arch === 'x64');
   });
 
   it('refuses what is not a Uint8Array', () => {
-    expect(() => INGEST_ADDON.crc32(new Float64Array(4) as unknown as Uint8Array, 0)).toThrow(/Uint8Array/);
+    expect(() => NATIVE_BYTES.crc32(new Float64Array(4) as unknown as Uint8Array, 0)).toThrow(/Uint8Array/);
   });
 });
