@@ -11,6 +11,8 @@ export interface ByteFunctions {
   crc32(bytes: Uint8Array, seed: number, tablesOnly?: boolean): number;
   /** Whether crc32 takes the PCLMULQDQ path on this CPU. */
   crc32Clmul: boolean;
+  /** Copies src[ranges[2k], ranges[2k + 1]) for k < count end to end into dst from `at`; returns the bytes copied (RangeError when out of bounds). */
+  gather(dst: Buffer, at: number, src: Buffer, ranges: Float64Array, count: number): number;
   /** Copies all of `src` into `dst` from byte `at` with memcpy (a RangeError, copying nothing, when it does not fit); returns the bytes copied. */
   copyBytes(dst: Uint8Array, at: number, src: ArrayBuffer | Uint8Array): number;
 }
@@ -40,4 +42,4 @@ export function loadNativeAddon<T extends object>(required: readonly string[], p
 }
 
 /** Loaded with the first module that needs it: a missing or broken build stops the start there. */
-export const NATIVE_BYTES: ByteFunctions = loadNativeAddon<ByteFunctions>(['crc32', 'copyBytes']);
+export const NATIVE_BYTES: ByteFunctions = loadNativeAddon<ByteFunctions>(['crc32', 'copyBytes', 'gather']);

@@ -27,8 +27,6 @@ interface Addon extends ByteFunctions {
     /** Rows copied into a Buffer of their own (transferable), the thread's row buffer kept for its next body: for the transform thread. */
     copyRows?: boolean,
   ): NativeBatch | string;
-  /** Copies src[ranges[2k], ranges[2k + 1]) for k < count end to end into dst from `at`; returns the bytes copied (RangeError when out of bounds). */
-  gather(dst: Buffer, at: number, src: Buffer, ranges: Float64Array, count: number): number;
   /** out = indices of ts by (ts, index) (out.length === ts.length); false, out unspecified, when a value is not an integer or the span passes 2^52. */
   tsOrder(ts: Float64Array, out: Uint32Array): boolean;
   /** glibc's mallinfo2 summed over its arenas: heap bytes got from the system, mmapped bytes, in use, free. */
