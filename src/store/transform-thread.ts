@@ -4,7 +4,7 @@
 import { Worker } from 'node:worker_threads';
 import type { TransformRequest } from './byte-batch.ts';
 import type { NativeBatch } from './native-ingest.ts';
-import type { CompressJob, TransformAnswer, TransformJob } from './transform-worker.ts';
+import type { BlockAnswer, BlockJob, CompressJob, TransformAnswer, TransformJob } from './transform-worker.ts';
 import type { BlockCodec } from './block-codec.ts';
 
 type Pending = { resolve: (b: NativeBatch | string | Buffer) => void; reject: (e: Error) => void; lent?: TransformRequest; crc?: BodyCrc };
@@ -38,9 +38,16 @@ export class TransformThread {
   private readonly codecs = new WeakMap<BlockCodec, number>();
   private codecCount = 0;
   private closing = false;
+  /** Messages posted to the thread (tests). */
+  posted = 0;
+  /** Blocks asked for in this tick, posted together when it ends (see compress). */
+  private blocks: BlockJob[] = [];
 
   private constructor(private readonly worker: Worker, private readonly onFail: (e: Error) => void) {
-    worker.on('message', (m: TransformAnswer) => this.settle(m));
+    worker.on('message', (m: TransformAnswer) => {
+      if ('answers' in m) for (const a of m.answers) this.settle(a);
+      else this.settle(m);
+    });
     worker.on('error', (e) => this.fail(new Error(`the ingest transform thread failed: ${e.message}`)));
     worker.on('exit', (code) => this.fail(new Error(`the ingest transform thread exited (code ${code})`)));
     // Keeps the process alive only while it has work (see track).
@@ -86,11 +93,16 @@ export class TransformThread {
     const job: TransformJob = { id, req: { ...req, body: body as Buffer, idSeed: new Uint8Array(req.idSeed) as Buffer }, ...(given ? { lent: true } : {}), ...(crc ? { crcSeed: crc.seed } : {}) };
     return new Promise<NativeBatch | string>((resolve, reject) => {
       this.track(id, { resolve: (b) => resolve(b as NativeBatch | string), reject, ...(given ? { lent: req } : {}), ...(crc ? { crc } : {}) });
+      this.posted++;
       this.worker.postMessage(job, shared ? [] : [body.buffer as ArrayBuffer]);
     });
   }
 
-  /** `raw` (given over: it is transferred) compressed as `codec.compress` would, on the thread. */
+  /**
+   * `raw` (given over: it is transferred) compressed as `codec.compress` would, on the thread. The blocks
+   * asked for in one tick (a hand-over asks for several) go in one message, answered by one: a message
+   * costs ~15 µs of CPU on each side, as much as a fifth of compressing a 64 KiB block.
+   */
   compress(raw: Uint8Array, codec: BlockCodec): Promise<Buffer> {
     if (this.failed) return Promise.reject(this.failed);
     const known = this.codecs.get(codec);
@@ -101,8 +113,17 @@ export class TransformThread {
     const block: CompressJob = { raw, codec: n, level: codec.level, tuning: codec.tuning, ...(first ? { dict: codec.dict } : {}) };
     return new Promise<Buffer>((resolve, reject) => {
       this.track(id, { resolve: (b) => resolve(b as Buffer), reject });
-      this.worker.postMessage({ id, block } satisfies TransformJob, [raw.buffer as ArrayBuffer]);
+      if (this.blocks.length === 0) queueMicrotask(() => this.postBlocks());
+      this.blocks.push({ id, block });
     });
+  }
+
+  private postBlocks(): void {
+    const blocks = this.blocks;
+    this.blocks = [];
+    if (this.failed || blocks.length === 0) return; // fail() rejected them
+    this.posted++;
+    this.worker.postMessage({ blocks } satisfies TransformJob, blocks.map((b) => b.block.raw.buffer as ArrayBuffer));
   }
 
   /** Stops the thread (requests still open are left unanswered); the process stays up until it has. */
@@ -120,7 +141,7 @@ export class TransformThread {
     this.pending.set(id, p);
   }
 
-  private settle(m: TransformAnswer): void {
+  private settle(m: Exclude<TransformAnswer, { answers: BlockAnswer[] }> | BlockAnswer): void {
     const p = this.pending.get(m.id);
     if (!p) return;
     this.pending.delete(m.id);

@@ -10,10 +10,13 @@ import { transferableBatch } from './transfer-batch.ts';
 import type { BlockTuning } from './block-codec.ts';
 
 /**
- * A job posted to the thread: one body to transform, or one sealed block's raw bytes to compress. With
+ * A job posted to the thread: one body to transform, or sealed blocks' raw bytes to compress. With
  * `crcSeed`, the answer brings the body's CRC-32 continued from that seed (the write-ahead log's checksum).
  */
-export type TransformJob = { id: number; req: TransformRequest; lent?: true; crcSeed?: number } | { id: number; block: CompressJob };
+export type TransformJob = { id: number; req: TransformRequest; lent?: true; crcSeed?: number } | { blocks: BlockJob[] };
+
+/** One block of a batch of blocks to compress (posted together: a message costs ~15 µs of CPU on each side). */
+export interface BlockJob { id: number; block: CompressJob }
 
 /** A block to compress with a codec's settings; `dict` comes with a codec's first block (null: plain). */
 export interface CompressJob {
@@ -26,14 +29,17 @@ export interface CompressJob {
 }
 
 /**
- * The thread's answer: the transform, or the addon's reason for declining, or the compressed block, or
+ * The thread's answer: the transform, or the addon's reason for declining, or a batch of compressed blocks, or
  * the error thrown; a lent body (the job's `lent`) goes back transferred with whichever it is.
  */
 export type TransformAnswer =
   | { id: number; batch: NativeBatch; body?: Uint8Array; crc?: number }
   | { id: number; declined: string; body?: Uint8Array; crc?: number }
-  | { id: number; comp: Uint8Array }
-  | { id: number; error: string; body?: Uint8Array };
+  | { id: number; error: string; body?: Uint8Array }
+  | { answers: BlockAnswer[] };
+
+/** A block of a batch compressed, or the error it threw. */
+export type BlockAnswer = { id: number; comp: Uint8Array } | { id: number; error: string };
 
 /** Compressors by the main thread's codec number, made from the settings its first block brings. */
 const compressors = new Map<number, Compressor>();
@@ -53,16 +59,25 @@ function compressBlock(job: CompressJob): Uint8Array {
   return out;
 }
 
-function answer(job: TransformJob): void {
-  if ('block' in job) {
-    let comp: Uint8Array;
+/** A batch of blocks, answered in one message with every frame transferred. */
+function answerBlocks(jobs: BlockJob[]): void {
+  const answers: BlockAnswer[] = [];
+  const transfer: ArrayBuffer[] = [];
+  for (const { id, block } of jobs) {
     try {
-      comp = compressBlock(job.block);
+      const comp = compressBlock(block);
+      answers.push({ id, comp });
+      transfer.push(comp.buffer as ArrayBuffer);
     } catch (e) {
-      parentPort!.postMessage({ id: job.id, error: e instanceof Error ? e.message : String(e) } satisfies TransformAnswer);
-      return;
+      answers.push({ id, error: e instanceof Error ? e.message : String(e) });
     }
-    parentPort!.postMessage({ id: job.id, comp } satisfies TransformAnswer, [comp.buffer as ArrayBuffer]);
+  }
+  parentPort!.postMessage({ answers } satisfies TransformAnswer, transfer);
+}
+
+function answer(job: TransformJob): void {
+  if ('blocks' in job) {
+    answerBlocks(job.blocks);
     return;
   }
   const { req } = job;

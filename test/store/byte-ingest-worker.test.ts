@@ -106,6 +106,20 @@ describe('the transform thread', () => {
     }
   });
 
+  it('blocks asked for in one tick go in one message and come back each as the main thread compresses it', async () => {
+    const lines = Buffer.from(demoBodies().slice(0, 6).map((b) => b.body.toString('utf8')).join('\n'));
+    // New codecs: each one's dictionary travels with its first block, here inside the batch.
+    const codecs = [new BlockCodec(null), new BlockCodec(lines.subarray(200, 20_000)), new BlockCodec(lines.subarray(300, 9000), undefined, undefined, SMALL_ROW_TUNING)];
+    const raws = Array.from({ length: 12 }, (_, k) => lines.subarray(k * 9000, k * 9000 + 8000 + k * 700));
+    const before = thread.posted;
+    const comps = await Promise.all(raws.map((raw, k) => thread.compress(new Uint8Array(raw), codecs[k % 3]!)));
+    expect(thread.posted - before).toBe(1);
+    comps.forEach((comp, k) => {
+      expect(comp.equals(codecs[k % 3]!.compress(raws[k]!))).toBe(true);
+      expect(codecs[k % 3]!.decompress(comp).equals(raws[k]!)).toBe(true);
+    });
+  });
+
   it('a store whose sealed blocks are compressed on the thread reads back every row', async () => {
     compressPendingNow();
     const edge = sourceByNameOrId('edge.logs.prod')!;
