@@ -53,8 +53,9 @@ describe('partition consumer after kill -9 of its nats-server', () => {
     await publishMessages(jetstream(survivor.nc), batchMessages('edge.logs.prod', Array.from({ length: 5 }, (_, i) => ({ id: `b${i}`, project: 'p' })), () => 'p', { maxMessageBytes: 40 }), { deadlineMs: 30_000 });
     const last = (await survivor.jsm.streams.info(streamName(0))).state.last_seq;
     expect(last).toBe(10);
-    // Liveness bound, generous: without the fix the consumer waits for the dead server (forever, here).
-    expect(await consumers[0]!.reached(last, 25_000)).toBe(true);
+    // Liveness bound, generous: without the fix the consumer waits for the dead server (forever, here). Alone it
+    // takes 5-11 s; in the full suite on 2 busy cores it once passed 25 s.
+    expect(await consumers[0]!.reached(last, 60_000)).toBe(true);
     expect(applied).toEqual(Array.from({ length: 10 }, (_, i) => i + 1));
   }, 120_000);
 });
