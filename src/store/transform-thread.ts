@@ -38,8 +38,7 @@ export class TransformThread {
   private readonly codecs = new WeakMap<BlockCodec, number>();
   private codecCount = 0;
   private closing = false;
-  /** Messages posted to the thread (tests). */
-  posted = 0;
+  private posts = 0;
   /** Blocks asked for in this tick, posted together when it ends (see compress). */
   private blocks: BlockJob[] = [];
 
@@ -93,7 +92,7 @@ export class TransformThread {
     const job: TransformJob = { id, req: { ...req, body: body as Buffer, idSeed: new Uint8Array(req.idSeed) as Buffer }, ...(given ? { lent: true } : {}), ...(crc ? { crcSeed: crc.seed } : {}) };
     return new Promise<NativeBatch | string>((resolve, reject) => {
       this.track(id, { resolve: (b) => resolve(b as NativeBatch | string), reject, ...(given ? { lent: req } : {}), ...(crc ? { crc } : {}) });
-      this.posted++;
+      this.posts++;
       this.worker.postMessage(job, shared ? [] : [body.buffer as ArrayBuffer]);
     });
   }
@@ -118,12 +117,28 @@ export class TransformThread {
     });
   }
 
+  /** Messages posted to the thread (tests). */
+  get posted(): number {
+    return this.posts;
+  }
+
   private postBlocks(): void {
     const blocks = this.blocks;
     this.blocks = [];
     if (this.failed || blocks.length === 0) return; // fail() rejected them
-    this.posted++;
-    this.worker.postMessage({ blocks } satisfies TransformJob, blocks.map((b) => b.block.raw.buffer as ArrayBuffer));
+    this.posts++;
+    try {
+      this.worker.postMessage({ blocks } satisfies TransformJob, blocks.map((b) => b.block.raw.buffer as ArrayBuffer));
+    } catch (e) {
+      // Nothing was posted (a block's memory could not be transferred): each block's caller hears why.
+      const err = new Error(`the blocks could not be posted to the ingest transform thread: ${e instanceof Error ? e.message : String(e)}`);
+      for (const b of blocks) {
+        const p = this.pending.get(b.id);
+        this.pending.delete(b.id);
+        p?.reject(err);
+      }
+      if (this.pending.size === 0 && !this.closing) this.worker.unref();
+    }
   }
 
   /** Stops the thread (requests still open are left unanswered); the process stays up until it has. */

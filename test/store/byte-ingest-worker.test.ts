@@ -120,6 +120,16 @@ describe('the transform thread', () => {
     });
   });
 
+  it('a batch that cannot be posted rejects each of its blocks, and the thread goes on', async () => {
+    const codec = new BlockCodec(null);
+    // Two blocks in one ArrayBuffer: a transfer list cannot name it twice, so the batch is not posted at all.
+    const shared = new Uint8Array(2000).fill(5);
+    const results = await Promise.allSettled([thread.compress(shared.subarray(0, 1000), codec), thread.compress(new Uint8Array(500).fill(7), codec), thread.compress(shared.subarray(1000), codec)]);
+    for (const r of results) expect(r.status === 'rejected' && String(r.reason)).toMatch(/could not be posted to the ingest transform thread/);
+    const raw = Buffer.alloc(3000, 'abc');
+    expect((await thread.compress(new Uint8Array(raw), codec)).equals(codec.compress(raw))).toBe(true);
+  });
+
   it('a store whose sealed blocks are compressed on the thread reads back every row', async () => {
     compressPendingNow();
     const edge = sourceByNameOrId('edge.logs.prod')!;
