@@ -3,7 +3,7 @@
 // Usage: npx tsx bench/ingest-threads.ts [demo|small] [events=60000] [rounds=3, at least 2: round 0 is a warm-up];
 // INFLIGHT=n sets the bodies in flight (default 4).
 
-import { appendFileSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { demoBodies, smallEdgeBodies } from './ingest-corpus.ts';
@@ -33,8 +33,10 @@ async function main(): Promise<void> {
   const now = Date.now() * 1000;
   const bodies = kind === 'small' ? smallEdgeBodies(Number(n), now) : demoBodies(Number(n), now);
   const port = await freePort();
+  // The server's write-ahead log of every round (~400 MB for demo events) goes when the run ends.
+  const stateDir = mkdtempSync(join(tmpdir(), 'ringql-ingest-threads-'));
   const child = await startMainProcess(port, {
-    RINGQL_ACCESS_TOKENS: TOKEN, RINGQL_STATE_DIR: mkdtempSync(join(tmpdir(), 'ringql-ingest-threads-')),
+    RINGQL_ACCESS_TOKENS: TOKEN, RINGQL_STATE_DIR: stateDir,
     RINGQL_RETENTION_HOURS: String(24 * 365), RINGQL_MAX_ROWS_PER_SOURCE: '50000000', RINGQL_MAX_BYTES_PER_SOURCE: String(32 * 2 ** 30),
     // SERVER_NODE_OPTIONS goes to the server alone; its output to SERVER_LOG when set.
     ...(process.env.SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.SERVER_NODE_OPTIONS } : {}),
@@ -68,6 +70,8 @@ async function main(): Promise<void> {
     process.stdout.write(`${kind} median of rounds 1-${rows.length}: ${Math.round(med(0))} events/s; server CPU µs/event: all ${med(1).toFixed(1)}, main ${med(2).toFixed(1)}, transform thread ${med(3).toFixed(1)}, other threads ${med(4).toFixed(1)}\n`);
   } finally {
     child.kill('SIGTERM');
+    if (child.exitCode === null && child.signalCode === null) await new Promise((done) => child.once('exit', done));
+    rmSync(stateDir, { recursive: true, force: true });
   }
 }
 
