@@ -41,5 +41,8 @@ export function loadNativeAddon<T extends object>(required: readonly string[], p
   }
 }
 
+/** The functions of ByteFunctions, which every load of the addon checks for. */
+export const BYTE_FUNCTION_NAMES = ['crc32', 'copyBytes', 'gather'] as const;
+
 /** Loaded with the first module that needs it: a missing or broken build stops the start there. */
-export const NATIVE_BYTES: ByteFunctions = loadNativeAddon<ByteFunctions>(['crc32', 'copyBytes', 'gather']);
+export const NATIVE_BYTES: ByteFunctions = loadNativeAddon<ByteFunctions>(BYTE_FUNCTION_NAMES);

@@ -217,19 +217,32 @@ out:
   return ret;
 }
 
+/* The data and length of `v` when it is a typed array of type `want`, else 0 with a TypeError `msg` thrown. */
+static int typed_view(napi_env env, napi_value v, napi_typedarray_type want, const char *msg, void **data, size_t *len) {
+  napi_typedarray_type t;
+  napi_value ab;
+  size_t off;
+  bool is_typed = false;
+  if (napi_is_typedarray(env, v, &is_typed) != napi_ok || !is_typed ||
+      napi_get_typedarray_info(env, v, &t, len, data, &ab, &off) != napi_ok || t != want) {
+    napi_throw_type_error(env, NULL, msg);
+    return 0;
+  }
+  return 1;
+}
+
 /* tsOrder(ts, out): out (a Uint32Array of ts.length) = row indices by (ts, index) (ts-order.c); true when
  * done, false when a value is not an integer or the span passes 2^52 (the caller sorts those itself). */
 static napi_value ts_order_fn(napi_env env, napi_callback_info info) {
   size_t argc = 2;
-  napi_value argv[2], ret = NULL, ab;
+  napi_value argv[2], ret = NULL;
   void *tv, *ov;
-  size_t tn, on, toff, ooff;
-  napi_typedarray_type tt, ot;
+  size_t tn, on;
+  const char *msg = "tsOrder: a Float64Array and a Uint32Array of its length";
   CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   if (argc < 2) { napi_throw_type_error(env, NULL, "tsOrder takes 2 arguments"); goto out; }
-  CHECK(napi_get_typedarray_info(env, argv[0], &tt, &tn, &tv, &ab, &toff));
-  CHECK(napi_get_typedarray_info(env, argv[1], &ot, &on, &ov, &ab, &ooff));
-  if (tt != napi_float64_array || ot != napi_uint32_array || on != tn) { napi_throw_type_error(env, NULL, "tsOrder: a Float64Array and a Uint32Array of its length"); goto out; }
+  if (!typed_view(env, argv[0], napi_float64_array, msg, &tv, &tn) || !typed_view(env, argv[1], napi_uint32_array, msg, &ov, &on)) goto out;
+  if (on != tn) { napi_throw_type_error(env, NULL, msg); goto out; }
   int r = ts_order(tv, tn, ov);
   if (r < 0) { napi_throw_error(env, NULL, "tsOrder: out of memory"); goto out; }
   CHECK(napi_get_boolean(env, r == 1, &ret));
@@ -241,16 +254,14 @@ out:
  * from seed (0 to start); tablesOnly takes the table path (tests compare both with node:zlib). */
 static napi_value crc32_fn(napi_env env, napi_callback_info info) {
   size_t argc = 3;
-  napi_value argv[3], ret = NULL, ab;
+  napi_value argv[3], ret = NULL;
   void *data;
-  size_t n, off;
-  napi_typedarray_type t;
+  size_t n;
   uint32_t seed = 0;
   bool tables = false;
   CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   if (argc < 2) { napi_throw_type_error(env, NULL, "crc32 takes 2 or 3 arguments"); goto out; }
-  CHECK(napi_get_typedarray_info(env, argv[0], &t, &n, &data, &ab, &off));
-  if (t != napi_uint8_array) { napi_throw_type_error(env, NULL, "crc32: bytes must be a Uint8Array"); goto out; }
+  if (!typed_view(env, argv[0], napi_uint8_array, "crc32: bytes must be a Uint8Array", &data, &n)) goto out;
   CHECK(napi_get_value_uint32(env, argv[1], &seed));
   if (argc > 2) CHECK(napi_get_value_bool(env, argv[2], &tables));
   CHECK(napi_create_uint32(env, crc32_update(seed, data, n, tables), &ret));
@@ -264,23 +275,18 @@ out:
  * words, ~7 % of the main thread's samples under HTTP ingest. */
 static napi_value copy_bytes_fn(napi_env env, napi_callback_info info) {
   size_t argc = 3;
-  napi_value argv[3], ret = NULL, ab;
+  napi_value argv[3], ret = NULL;
   void *dst, *src;
-  size_t dn, sn, off;
-  napi_typedarray_type t;
+  size_t dn, sn;
   double at;
   bool is_ab = false;
   CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   if (argc < 3) { napi_throw_type_error(env, NULL, "copyBytes takes 3 arguments"); goto out; }
-  CHECK(napi_get_typedarray_info(env, argv[0], &t, &dn, &dst, &ab, &off));
-  if (t != napi_uint8_array) { napi_throw_type_error(env, NULL, "copyBytes: dst must be a Uint8Array"); goto out; }
+  if (!typed_view(env, argv[0], napi_uint8_array, "copyBytes: dst must be a Uint8Array", &dst, &dn)) goto out;
   CHECK(napi_get_value_double(env, argv[1], &at));
   CHECK(napi_is_arraybuffer(env, argv[2], &is_ab));
   if (is_ab) CHECK(napi_get_arraybuffer_info(env, argv[2], &src, &sn));
-  else {
-    CHECK(napi_get_typedarray_info(env, argv[2], &t, &sn, &src, &ab, &off));
-    if (t != napi_uint8_array) { napi_throw_type_error(env, NULL, "copyBytes: src must be an ArrayBuffer or a Uint8Array"); goto out; }
-  }
+  else if (!typed_view(env, argv[2], napi_uint8_array, "copyBytes: src must be an ArrayBuffer or a Uint8Array", &src, &sn)) goto out;
   if (!(at >= 0 && at + (double)sn <= (double)dn)) { napi_throw_range_error(env, NULL, "copyBytes: the source does not fit in the target"); goto out; }
   if (sn > 0) memcpy((uint8_t *)dst + (size_t)at, src, sn);
   CHECK(napi_create_double(env, (double)sn, &ret));
@@ -289,14 +295,14 @@ out:
 }
 
 static napi_value init(napi_env env, napi_value exports) {
-  napi_value fn;
+  napi_value fn, flag;
   crc32_init();
   napi_create_function(env, "copyBytes", NAPI_AUTO_LENGTH, copy_bytes_fn, NULL, &fn);
   napi_set_named_property(env, exports, "copyBytes", fn);
   napi_create_function(env, "crc32", NAPI_AUTO_LENGTH, crc32_fn, NULL, &fn);
   napi_set_named_property(env, exports, "crc32", fn);
-  napi_get_boolean(env, crc32_uses_clmul(), &fn);
-  napi_set_named_property(env, exports, "crc32Clmul", fn);
+  napi_get_boolean(env, crc32_uses_clmul(), &flag);
+  napi_set_named_property(env, exports, "crc32Clmul", flag);
   napi_create_function(env, "transform", NAPI_AUTO_LENGTH, transform, NULL, &fn);
   napi_set_named_property(env, exports, "transform", fn);
   napi_create_function(env, "gather", NAPI_AUTO_LENGTH, gather, NULL, &fn);

@@ -4,10 +4,12 @@
  * transform thread's samples under HTTP ingest (the log's checksum of each body). */
 #include "crc32.h"
 
+#include <pthread.h>
 #include <string.h>
 
 static uint32_t table[8][256];
-static int have_clmul = -1;
+static int have_clmul = 0;
+static pthread_once_t inited = PTHREAD_ONCE_INIT;
 
 static void init_tables(void) {
   for (uint32_t i = 0; i < 256; i++) {
@@ -82,8 +84,7 @@ __attribute__((target("pclmul,sse4.1"))) static uint32_t crc_clmul(uint32_t c, c
 }
 #endif
 
-void crc32_init(void) {
-  if (have_clmul >= 0) return;
+static void init_once(void) {
   init_tables();
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
   __builtin_cpu_init();
@@ -93,12 +94,19 @@ void crc32_init(void) {
 #endif
 }
 
-int crc32_uses_clmul(void) { return have_clmul == 1; }
+/* Each thread that loads the addon calls it (worker threads too): the tables are built once. */
+void crc32_init(void) { pthread_once(&inited, init_once); }
+
+int crc32_uses_clmul(void) {
+  crc32_init();
+  return have_clmul;
+}
 
 uint32_t crc32_update(uint32_t crc, const uint8_t *p, size_t n, int tables_only) {
+  crc32_init();
   uint32_t c = ~crc;
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-  if (have_clmul == 1 && !tables_only && n >= 64) {
+  if (have_clmul && !tables_only && n >= 64) {
     size_t m = n & ~(size_t)15;
     c = crc_clmul(c, p, m);
     p += m;

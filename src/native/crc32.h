@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Builds the tables and reads the CPU's features; call once before crc32_update (the addon's init does). */
+/* Builds the tables and reads the CPU's features, once per process (crc32_update calls it; so may any thread). */
 void crc32_init(void);
 /* 1 when crc32_update takes the PCLMULQDQ path. */
 int crc32_uses_clmul(void);

@@ -1,7 +1,7 @@
 // The ingest addon's store functions, typed (core/native-addon.ts loads it and refuses to run without it:
 // the byte-level ingest path has no silent slow substitute). `runTransform` (byte-batch.ts) is its one entry point.
 
-import { loadNativeAddon, type ByteFunctions } from '../core/native-addon.ts';
+import { BYTE_FUNCTION_NAMES, loadNativeAddon, type ByteFunctions } from '../core/native-addon.ts';
 
 /** One transformed body (see src/native/README.md): rows, per-event numbers, interned strings. */
 export interface NativeBatch {
@@ -42,7 +42,7 @@ export interface MallocInfo { arena: number; ordblks: number; hblks: number; hbl
 
 /** Loads the addon (`path` absolute, or relative to core/native-addon.ts); throws, naming the fix, when it cannot. */
 export function loadIngestAddon(path?: string): Addon {
-  return loadNativeAddon<Addon>(['transform', 'gather', 'tsOrder', 'crc32', 'copyBytes'], path);
+  return loadNativeAddon<Addon>([...BYTE_FUNCTION_NAMES, 'transform', 'tsOrder'], path);
 }
 
 /**

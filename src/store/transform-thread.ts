@@ -92,8 +92,8 @@ export class TransformThread {
     const job: TransformJob = { id, req: { ...req, body: body as Buffer, idSeed: new Uint8Array(req.idSeed) as Buffer }, ...(given ? { lent: true } : {}), ...(crc ? { crcSeed: crc.seed } : {}) };
     return new Promise<NativeBatch | string>((resolve, reject) => {
       this.track(id, { resolve: (b) => resolve(b as NativeBatch | string), reject, ...(given ? { lent: req } : {}), ...(crc ? { crc } : {}) });
-      this.posts++;
       this.worker.postMessage(job, shared ? [] : [body.buffer as ArrayBuffer]);
+      this.posts++;
     });
   }
 
@@ -126,18 +126,13 @@ export class TransformThread {
     const blocks = this.blocks;
     this.blocks = [];
     if (this.failed || blocks.length === 0) return; // fail() rejected them
-    this.posts++;
     try {
       this.worker.postMessage({ blocks } satisfies TransformJob, blocks.map((b) => b.block.raw.buffer as ArrayBuffer));
+      this.posts++;
     } catch (e) {
       // Nothing was posted (a block's memory could not be transferred): each block's caller hears why.
       const err = new Error(`the blocks could not be posted to the ingest transform thread: ${e instanceof Error ? e.message : String(e)}`);
-      for (const b of blocks) {
-        const p = this.pending.get(b.id);
-        this.pending.delete(b.id);
-        p?.reject(err);
-      }
-      if (this.pending.size === 0 && !this.closing) this.worker.unref();
+      for (const b of blocks) this.untrack(b.id)?.reject(err);
     }
   }
 
@@ -156,11 +151,18 @@ export class TransformThread {
     this.pending.set(id, p);
   }
 
-  private settle(m: Exclude<TransformAnswer, { answers: BlockAnswer[] }> | BlockAnswer): void {
-    const p = this.pending.get(m.id);
-    if (!p) return;
-    this.pending.delete(m.id);
+  /** The job `id` taken off the open ones; the last one lets the process exit again. */
+  private untrack(id: number): Pending | undefined {
+    const p = this.pending.get(id);
+    if (!p) return undefined;
+    this.pending.delete(id);
     if (this.pending.size === 0 && !this.closing) this.worker.unref(); // close() holds it until it exits
+    return p;
+  }
+
+  private settle(m: Exclude<TransformAnswer, { answers: BlockAnswer[] }> | BlockAnswer): void {
+    const p = this.untrack(m.id);
+    if (!p) return;
     if (p.lent && 'body' in m && m.body) p.lent.body = asBuffer(m.body);
     if (p.crc && 'crc' in m && m.crc !== undefined) p.crc.value = m.crc;
     if ('error' in m) p.reject(new Error(`the ingest transform failed: ${m.error}`));
