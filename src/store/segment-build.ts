@@ -12,26 +12,27 @@ import type { SealSlabs } from './seal-slabs.ts';
 import type { BlockCodec } from './block-codec.ts';
 import { sealOrder } from './seal-order.ts';
 import { TsColumn } from './ts-column.ts';
-import { pickInto, pickTs } from './build-columns.ts';
+import { pickInto, pickTs, scatterInto, scatterTs } from './build-columns.ts';
 
 /**
- * Copies rows into a new sealed segment. `order` lists rows in (pid, ts) order; row r < na is a's row
- * r, otherwise b's row r - na. `byTsOf` returns the ts permutation of the new segment. `codec` null
- * keeps the rows in one uncompressed slab (v1), else in compressed blocks (v2). `sealed`, when given, makes
- * the row bytes of all rows at once (a seal of the open segment: sealBlocks) instead of a builder row by row.
+ * Copies rows into a new sealed segment. Row i of it is row local[i] of input which[i] (which null: of
+ * inputs[0]); rows come in (pid, ts) order. `byTsOf` returns the ts permutation of the new segment. `codec`
+ * null keeps the rows in one uncompressed slab (v1), else in compressed blocks (v2). `sealed`, when given,
+ * makes the row bytes of all rows at once (a seal of the open segment: sealBlocks) instead of a builder row by row.
  */
-function build(a: RowData, b: RowData | null, na: number, order: Uint32Array, n: number, codec: BlockCodec | null, byTsOf: (ts: Float64Array, seq: UintArray) => Uint32Array, sealed: (() => RowBytes) | null = null): Segment | null {
+function build(inputs: readonly RowData[], which: Uint8Array | null, local: Uint32Array, n: number, codec: BlockCodec | null, byTsOf: (ts: Float64Array, seq: UintArray) => Uint32Array, sealed: (() => RowBytes) | null = null): Segment | null {
   if (n === 0) return null;
-  const aRows = a instanceof Segment ? a.rows : null, bRows = b instanceof Segment ? b.rows : null;
-  const rows = sealed !== null ? null : rowsBuilder(a, b, na, order, n, codec, aRows, bRows);
-  // Each column filled by a pass per input (build-columns.ts), not all columns row by row.
-  const lenA = na === Infinity ? a.ts.length : na, lenB = b === null ? 0 : b.ts.length;
-  const fill = (out: Uint32Array | Float64Array, colA: ArrayLike<number>, colB: ArrayLike<number> | undefined, addA = 0, addB = 0): void => {
-    pickInto(out, order, n, 0, lenA, colA, addA);
-    if (b !== null) pickInto(out, order, n, na, lenB, colB!, addB);
+  const rowsOf = inputs.map((d) => (d instanceof Segment ? d.rows : null));
+  const rows = sealed !== null ? null : rowsBuilder(inputs, rowsOf, which, local, n, codec);
+  // Each column filled by a pass per input (build-columns.ts), not all columns row by row: one input's rows
+  // in output order (pickInto), or each input's rows scattered to where they land (scatterInto).
+  const lists = which === null ? null : inputLists(inputs.length, which, local, n);
+  const fill = (out: Uint32Array | Float64Array, colOf: (d: RowData) => ArrayLike<number>, addOf?: (d: RowData) => number): void => {
+    if (lists === null) { pickInto(out, local, n, 0, inputs[0]!.ts.length, colOf(inputs[0]!), addOf?.(inputs[0]!) ?? 0); return; }
+    inputs.forEach((d, j) => scatterInto(out, lists.pos[j]!, lists.loc[j]!, colOf(d), addOf?.(d) ?? 0));
   };
   const abs = new Float64Array(n);
-  fill(abs, a.seq, b?.seq, a.seqBase, b?.seqBase ?? 0);
+  fill(abs, (d) => d.seq, (d) => d.seqBase);
   let seqLo = Infinity, seqHi = 0;
   for (let i = 0; i < n; i++) { const s = abs[i]!; if (s < seqLo) seqLo = s; if (s > seqHi) seqHi = s; }
   if (seqHi - seqLo > 0xffffffff) throw new Error('internal: a segment spans more than 2^32 sequence numbers');
@@ -39,17 +40,16 @@ function build(a: RowData, b: RowData | null, na: number, order: Uint32Array, n:
   // array kind, gather.ts); ts and seq, read per row in scan loops, stay one kind each.
   const ts = new Float64Array(n), seq = new Uint32Array(n), pid = new Uint32Array(n);
   for (let i = 0; i < n; i++) seq[i] = abs[i]! - seqLo;
-  pickTs(ts, order, n, 0, lenA, a.ts);
-  if (b !== null) pickTs(ts, order, n, na, lenB, b.ts);
-  fill(pid, a.pid, b?.pid);
-  const hot = a.hot.map((col, h) => { const out = new Uint32Array(n); fill(out, col, b?.hot[h]); return out; });
+  if (lists === null) pickTs(ts, local, n, 0, inputs[0]!.ts.length, inputs[0]!.ts);
+  else inputs.forEach((d, j) => scatterTs(ts, lists.pos[j]!, lists.loc[j]!, d.ts));
+  fill(pid, (d) => d.pid);
+  const hot = inputs[0]!.hot.map((_, h) => { const out = new Uint32Array(n); fill(out, (d) => d.hot[h]!); return out; });
   const shape = new Uint32Array(n);
-  fill(shape, a.shape, b?.shape);
+  fill(shape, (d) => d.shape);
   if (rows !== null) {
     for (let i = 0; i < n; i++) {
-      const r = order[i]!;
-      if (r < na) rows.add(a, aRows, r);
-      else rows.add(b!, bRows, r - na);
+      const j = which === null ? 0 : which[i]!;
+      rows.add(inputs[j]!, rowsOf[j]!, local[i]!);
     }
   }
   // ts is built plain (the ts order is sorted on it), then held frame-of-reference encoded.
@@ -57,15 +57,29 @@ function build(a: RowData, b: RowData | null, na: number, order: Uint32Array, n:
   return new Segment(TsColumn.of(ts), seq, seqLo, narrowed(pid), rows === null ? sealed!() : rows.finish(), hot.map(narrowed), byTs, runsOf(pid), narrowed(shape));
 }
 
+/** Per input j, the output positions its rows land at (pos[j]) and which of its rows they are (loc[j]), in output order. */
+function inputLists(k: number, which: Uint8Array, local: Uint32Array, n: number): { pos: Uint32Array[]; loc: Uint32Array[] } {
+  const count = new Uint32Array(k);
+  for (let i = 0; i < n; i++) count[which[i]!]!++;
+  const pos = Array.from(count, (c) => new Uint32Array(c)), loc = Array.from(count, (c) => new Uint32Array(c));
+  count.fill(0);
+  for (let i = 0; i < n; i++) {
+    const j = which[i]!, t = count[j]!++;
+    pos[j]![t] = i;
+    loc[j]![t] = local[i]!;
+  }
+  return { pos, loc };
+}
+
 /** The row-bytes builder of a merge or purge, after its first pass (v1: the slab's size; v2: which blocks stay whole). */
-function rowsBuilder(a: RowData, b: RowData | null, na: number, order: Uint32Array, n: number, codec: BlockCodec | null, aRows: RowBytes | null, bRows: RowBytes | null): RowBytesBuilder {
+function rowsBuilder(inputs: readonly RowData[], rowsOf: readonly (RowBytes | null)[], which: Uint8Array | null, local: Uint32Array, n: number, codec: BlockCodec | null): RowBytesBuilder {
   let total = 0;
   const blocks = codec === null ? null : new BlockRowsBuilder(n, codec);
   for (let i = 0; i < n; i++) {
-    const r = order[i]!;
-    const src = r < na ? a : b!, rr = r < na ? r : r - na;
+    const j = which === null ? 0 : which[i]!;
+    const src = inputs[j]!, rr = local[i]!;
     if (blocks === null) total += src.jsonBytesOf(rr) + src.extraBytesOf(rr);
-    else blocks.count(r < na ? aRows : bRows, rr, src);
+    else blocks.count(rowsOf[j]!, rr, src);
   }
   return blocks ?? new SlabRowsBuilder(n, total);
 }
@@ -97,7 +111,7 @@ function sortByTs(ts: Float64Array, seq: UintArray): Uint32Array {
 export function sealOpen(open: OpenSegment, w: number, codec: BlockCodec | null = null, slabs: SealSlabs | null = null): Segment | null {
   const { order, byTs } = sealOrder(open.ts.v, open.seq, open.pid, w);
   const sealed = codec !== null && slabs !== null ? () => sealBlocks(open, order, codec, slabs) : null;
-  return build(open, null, Infinity, order, order.length, codec, () => byTs, sealed);
+  return build([open], null, order, order.length, codec, () => byTs, sealed);
 }
 
 /** Open rows with ts >= w, as a fresh open segment (the old arrays stay intact for scans in flight). */
@@ -114,37 +128,61 @@ export function purgeOpen(open: OpenSegment, w: number): OpenSegment {
 
 /**
  * Merges two sealed segments (b may be null: then a is only purged) into one, keeping rows with
- * ts >= w, in (pid, ts) order; the ts permutation is merged too, so the whole thing is linear.
+ * ts >= w, in (pid, ts) order (mergeAll of the one or two).
  */
 export function mergeSegments(a: Segment, b: Segment | null, w: number, codec: BlockCodec | null = null): Segment | null {
-  const na = a.n, nb = b === null ? 0 : b.n;
-  // Rows [0, na) are a's, [na, na + nb) are b's.
-  const newIndex = new Int32Array(na + nb).fill(-1);
-  const order = new Uint32Array(na + nb);
-  let n = 0, i = 0, j = 0;
-  while (i < na || j < nb) {
-    let takeA: boolean;
-    if (i >= na) takeA = false;
-    else if (j >= nb) takeA = true;
-    else {
-      const pa = a.pid[i]!, pb = b!.pid[j]!;
-      takeA = pa < pb || (pa === pb && a.ts.at(i) <= b!.ts.at(j));
-    }
-    const r = takeA ? i++ : na + j++;
-    if ((r < na ? a.ts.at(r) : b!.ts.at(r - na)) < w) continue;
-    newIndex[r] = n;
-    order[n++] = r;
+  return mergeAll(b === null ? [a] : [a, b], w, codec);
+}
+
+/**
+ * Merges adjacent sealed segments (oldest first, at most 255) into one, keeping rows with ts >= w, in
+ * (pid, ts) order; the ts permutation is merged too, so the whole is linear in rows for a fixed count.
+ * Equal keys go oldest segment first: within a segment rows of one (pid, ts) are in sequence order, and an
+ * older segment's sequence numbers are all lower, so the result is the one a cascade of pairwise merges gives.
+ */
+export function mergeAll(segs: readonly Segment[], w: number, codec: BlockCodec | null = null): Segment | null {
+  const k = segs.length;
+  if (k === 0 || k > 255) throw new Error(`internal: a merge of ${k} segments`);
+  const offs = new Uint32Array(k + 1);
+  for (let j = 0; j < k; j++) offs[j + 1] = offs[j]! + segs[j]!.n;
+  const total = offs[k]!;
+  // Rows of segs[j] are [offs[j], offs[j + 1]) of one index space; newIndex maps it to the output's rows.
+  const newIndex = new Int32Array(total).fill(-1);
+  const which = new Uint8Array(total), local = new Uint32Array(total);
+  // Each input's next row and its key, cached (a TsColumn read decodes).
+  const head = new Uint32Array(k), hPid = new Float64Array(k), hTs = new Float64Array(k);
+  const load = (j: number): void => {
+    const s = segs[j]!, i = head[j]!;
+    if (i < s.n) { hPid[j] = s.pid[i]!; hTs[j] = s.ts.at(i); } else hPid[j] = Infinity;
+  };
+  for (let j = 0; j < k; j++) load(j);
+  let n = 0;
+  for (let left = total; left > 0; left--) {
+    let m = 0;
+    for (let j = 1; j < k; j++) if (hPid[j]! < hPid[m]! || (hPid[j] === hPid[m] && hTs[j]! < hTs[m]!)) m = j;
+    const i = head[m]!++, ts = hTs[m]!;
+    load(m);
+    if (ts < w) continue;
+    newIndex[offs[m]! + i] = n;
+    which[n] = m;
+    local[n++] = i;
   }
-  return build(a, b, na, order, n, codec, () => {
+  return build(segs, k === 1 ? null : which, local, n, codec, () => {
     const byTs = new Uint32Array(n);
-    let k = 0, x = 0, y = 0;
-    while (x < na || y < nb) {
-      let r: number;
-      if (x >= na) r = na + b!.byTs[y++]!;
-      else if (y >= nb) r = a.byTs[x++]!;
-      else r = a.ts.at(a.byTs[x]!) <= b!.ts.at(b!.byTs[y]!) ? a.byTs[x++]! : na + b!.byTs[y++]!;
+    const at = new Uint32Array(k), aTs = new Float64Array(k);
+    const next = (j: number): void => {
+      const s = segs[j]!, x = at[j]!;
+      aTs[j] = x < s.n ? s.ts.at(s.byTs[x]!) : Infinity;
+    };
+    for (let j = 0; j < k; j++) next(j);
+    let c = 0;
+    for (let left = total; left > 0; left--) {
+      let m = 0;
+      for (let j = 1; j < k; j++) if (aTs[j]! < aTs[m]!) m = j;
+      const r = offs[m]! + segs[m]!.byTs[at[m]!++]!;
+      next(m);
       const ni = newIndex[r]!;
-      if (ni >= 0) byTs[k++] = ni;
+      if (ni >= 0) byTs[c++] = ni;
     }
     return byTs;
   });
@@ -155,7 +193,7 @@ export function withoutProjects(seg: Segment, pids: ReadonlySet<number>, codec: 
   const order: number[] = [];
   for (let i = 0; i < seg.n; i++) if (!pids.has(seg.pid[i]!)) order.push(i);
   if (order.length === seg.n) return seg;
-  return build(seg, null, Infinity, Uint32Array.from(order), order.length, codec, sortByTs);
+  return build([seg], null, Uint32Array.from(order), order.length, codec, sortByTs);
 }
 
 /** The open rows not of projects `pids`, as a fresh open segment. */

@@ -1,11 +1,11 @@
-// A source's rows: the open segment, sealed segments (compacted LSM-style as a binary counter), the
+// A source's rows: the open segment, sealed segments (compacted LSM-style, four at a time), the
 // watermark below which rows are evicted, and capacity eviction (oldest segments first, hidden rows purged).
 
 import type { StoreConfig } from './types.ts';
 import { MAX_SLAB_BYTES } from './slab-limit.ts';
 import { OpenSegment } from './open-segment.ts';
 import type { Segment } from './segment.ts';
-import { mergeSegments, openWithoutProjects, purgeOpen, sealOpen, withoutProjects } from './segment-build.ts';
+import { mergeAll, mergeSegments, openWithoutProjects, purgeOpen, sealOpen, withoutProjects } from './segment-build.ts';
 import { BLOCK_LEVEL, BlockCodec, DICT_MIN_SAMPLE, dictBytesFor, sampleDictionary } from './block-codec.ts';
 import { chooseTuning, trialBlocks } from './codec-trial.ts';
 import { sealOrder } from './seal-order.ts';
@@ -19,6 +19,8 @@ import { SealSlabs } from './seal-slabs.ts';
 const MAX_SEGMENT_FACTOR = 64;
 /** ...and at most this many bytes of rows (within the slab limit of segment.ts). */
 const SEGMENT_BYTES = Math.min(MAX_SLAB_BYTES, 64 * 1024 * 1024);
+/** Segments merged at once by compaction (see compact). */
+const MERGE_FAN_IN = 4;
 
 export class SegmentSet {
   /** Sealed segments in creation order. */
@@ -84,15 +86,29 @@ export class SegmentSet {
     this.codecHasDict = true;
   }
 
-  /** Merges the two newest segments while the older is no bigger than the newer (a binary counter). */
+  /**
+   * Merges the MERGE_FAN_IN newest segments while the oldest of them is no bigger than the newest (a counter
+   * in base MERGE_FAN_IN: each row is copied log4 rather than log2 times on its way to a full-size segment).
+   * Where those would pass the size caps, as many of the newest as fit (at least two) are merged instead.
+   */
   private compact(): void {
     const segs = this.segments;
-    while (segs.length >= 2) {
-      const a = segs[segs.length - 2]!, b = segs[segs.length - 1]!;
-      if (a.n > b.n || this.held.has(a) || this.held.has(b)) break;
-      if (a.n + b.n > this.maxSegmentRows || a.bytes + b.bytes > this.maxSegmentBytes) break;
-      const m = mergeSegments(a, b, this.wm, this.codec);
-      segs.length -= 2;
+    for (;;) {
+      const len = segs.length;
+      if (len < MERGE_FAN_IN) return;
+      const newest = segs[len - 1]!;
+      if (segs[len - MERGE_FAN_IN]!.n > newest.n) return;
+      let k = 0, rows = 0, bytes = 0;
+      while (k < MERGE_FAN_IN) {
+        const s = segs[len - 1 - k]!;
+        if (this.held.has(s) || rows + s.n > this.maxSegmentRows || bytes + s.bytes > this.maxSegmentBytes) break;
+        rows += s.n;
+        bytes += s.bytes;
+        k++;
+      }
+      if (k < 2 || segs[len - k]!.n > newest.n) return;
+      const m = mergeAll(segs.slice(len - k), this.wm, this.codec);
+      segs.length -= k;
       if (m !== null) segs.push(m);
     }
   }

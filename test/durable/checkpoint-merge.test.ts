@@ -30,8 +30,8 @@ function phase(tag: 'a' | 'b' | 'c', n: number): Record<string, unknown>[] {
 
 describe('a checkpoint while the store merges segments and the budget evicts', () => {
   it('keeps the segments it has to write unmerged until written, and a restart holds what the store held', async () => {
-    // 250-row seals merge as a binary counter: phase a (6000 rows) leaves segments of 4000 and 2000 rows;
-    // 2000 more rows make the newest 2000 merge with it (then 4000 with 4000), unless held.
+    // 250-row seals merge four at a time: phase a (6000 rows, 24 seals) leaves segments of 4000, 1000 and
+    // 1000 rows; 2000 more rows make the two 1000s merge with their own, unless held.
     const cfg: StoreConfig = { ...defaultStoreConfig({}), segmentRows: 250, retentionUs: 30 * 24 * 3600e6 };
     // The budget: phase a as a twin store holds it before its blocks are compressed (the peak), plus room
     // for ~2000 more rows; phase b (5000 rows) then makes it evict the oldest segment (4000 rows), not more.
@@ -110,13 +110,15 @@ describe('a checkpoint while the store merges segments and the budget evicts', (
       return parts;
     } })));
     ingest(phase('b', 2000));
-    // The 2000 new rows would have merged with the snapshot's newest segment (2000 rows): held, they did not.
-    expect(segments.map((p) => p.detachedBytes!())).toEqual([0, 0]);
+    // The snapshot's segments: 4000, 1000 and 1000 rows (24 seals of 250, merged four at a time).
+    expect(segments.length).toBe(3);
+    // The 2000 new rows would have merged with its two 1000-row segments: held, they did not.
+    expect(segments.map((p) => p.detachedBytes!())).toEqual([0, 0, 0]);
     await running;
     ingest(phase('c', 2000));
-    // Written, they merge as before (2000 + 2000, then 2000 + 4000, then 4000 + 6000): both left the store
-    // without their rows being evicted.
-    expect(segments.map((p) => [p.evicted!(), p.detachedBytes!() > 0])).toEqual([[false, true], [false, true]]);
+    // Written, they merge as before (the two 1000s with the 2000 and 1000 made since): they left the store
+    // without their rows being evicted; the 4000 stays as it is until three more its size follow.
+    expect(segments.map((p) => [p.evicted!(), p.detachedBytes!() > 0])).toEqual([[false, false], [false, true], [false, true]]);
     expect(src.rowCount).toBe(10_000);
   });
 });

@@ -39,9 +39,6 @@ describe('storage v2 answers byte for byte what v1 answers', () => {
         // Sealed blocks compress between requests: the first half gets compressed, the rest stays raw.
         if (i === batches.length >> 1) compressPendingNow();
       }
-      // v2 really holds compressed blocks: fewer resident bytes than v1's slabs for the same rows.
-      const bytes = (s: Store): number => s.sources().reduce((t, x) => t + x.stats().bytes, 0);
-      expect(bytes(v2)).toBeLessThan(bytes(v1));
       const params = corpusParams(set);
       setBlockCacheBytes(0); // every block change decodes again: the cache must never change an answer
       const decodes = blockCacheStats().decodes;
@@ -56,6 +53,11 @@ describe('storage v2 answers byte for byte what v1 answers', () => {
       }
       expect(differ).toBe(0);
       expect(blockCacheStats().decodes).toBeGreaterThan(decodes);
+      // v2 really holds compressed blocks: once all are compressed, fewer resident bytes than v1's slabs for
+      // the same rows (measured last: with half of them raw, a corpus this small can come out either way).
+      compressPendingNow();
+      const bytes = (s: Store): number => s.sources().reduce((t, x) => t + x.stats().bytes, 0);
+      expect(bytes(v2)).toBeLessThan(bytes(v1));
     });
   }
 });
