@@ -595,9 +595,11 @@ static int blank(const uint8_t *s, size_t n) {
 }
 
 static const char *transform_ndjson(ctx_t *c, const uint8_t *in, size_t n) {
+  /* An empty body (its pointer may be NULL: memchr and in + st would be undefined) holds no line. */
+  if (n == 0) return NULL;
   size_t st = 0;
   while (st <= n) {
-    const uint8_t *nl = memchr(in + st, '\n', n - st);
+    const uint8_t *nl = st < n ? memchr(in + st, '\n', n - st) : NULL;
     size_t end = nl ? (size_t)(nl - in) : n;
     if (!blank(in + st, end - st)) {
       tape_reset(&c->tape);
