@@ -88,6 +88,7 @@ describe('the native addon under AddressSanitizer and UBSan', () => {
         },
       },
     );
+    expect(r.error?.message, 'setarch (util-linux) and node start').toBeUndefined();
     const out = `${r.stdout}\n${r.stderr}`.replace(/\x1b\[[0-9;]*m/g, '');
     const report = /ERROR: AddressSanitizer[\s\S]{0,3000}|runtime error:[\s\S]{0,3000}/.exec(out)?.[0];
     expect(report, 'a sanitizer report').toBeUndefined();
