@@ -24,15 +24,23 @@ const gc = runInNewContext('gc') as () => void;
  * after the collection that found their targets, later on a busy machine (the whole suite at once), so two
  * fixed rounds sometimes left one frame counted (seen: a 53-byte block after its segment was evicted).
  */
-async function collect(): Promise<void> {
+async function collect(settled?: () => boolean): Promise<void> {
   clearBlockCache(); // its map keys blocks
   let last = '';
   for (let i = 0; i < 40; i++) {
     gc();
     await new Promise((r) => setTimeout(r, 5));
     const now = JSON.stringify(arenaStats());
-    if (i >= 2 && now === last) return;
+    if (i >= 2 && now === last) break;
     last = now;
+  }
+  // Figures that held still for 10 ms can still move: with two test files per core pair a finalizer ran later
+  // (the 53-byte block again). Where the caller knows the exact figure, wait for it, up to 3 s: a frame
+  // really kept alive never reaches it, and the caller's assertion then says by how much.
+  const until = Date.now() + 3000;
+  while (settled !== undefined && !settled() && Date.now() < until) {
+    gc();
+    await new Promise((r) => setTimeout(r, 20));
   }
 }
 
@@ -127,7 +135,7 @@ describe('frame arena', () => {
           held.splice(-2, 2, [...held[held.length - 2]!, ...held[held.length - 1]!].sort());
         } else if (op === 'evict' && segs.length > 0) { segs = segs.slice(1); held.shift(); }
         compressPendingNow();
-        await collect();
+        await collect(() => arenaStats().liveBytes - base.liveBytes === placedBytes(segs));
         const st = arenaStats();
         // Exact once collected: the arena's living bytes are the living blocks' frames and tables.
         expect(st.liveBytes - base.liveBytes).toBe(placedBytes(segs));
@@ -139,7 +147,7 @@ describe('frame arena', () => {
       segs = [];
     }), { numRuns: 4 });
     // Every block gone: every chunk but those codecs still fill is freed (the codecs went too).
-    await collect();
+    await collect(() => { const a = arenaStats(); return a.liveBytes === base.liveBytes && a.usedBytes === base.usedBytes && a.chunks === base.chunks; });
     const end = arenaStats();
     expect(end.liveBytes).toBe(base.liveBytes);
     expect(end.usedBytes).toBe(base.usedBytes);
