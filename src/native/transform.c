@@ -599,7 +599,7 @@ static const char *transform_ndjson(ctx_t *c, const uint8_t *in, size_t n) {
   if (n == 0) return NULL;
   size_t st = 0;
   while (st <= n) {
-    const uint8_t *nl = st < n ? memchr(in + st, '\n', n - st) : NULL;
+    const uint8_t *nl = memchr(in + st, '\n', n - st);
     size_t end = nl ? (size_t)(nl - in) : n;
     if (!blank(in + st, end - st)) {
       tape_reset(&c->tape);

@@ -18,11 +18,12 @@ import type { Segment } from '../../src/store/segment.ts';
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 
-/** Collects, then lets the finalizers run (they are queued as a task after the collection). */
 /**
- * Collects until the arena's figures stop moving: a FinalizationRegistry's callbacks run as tasks some time
- * after the collection that found their targets, later on a busy machine (the whole suite at once), so two
- * fixed rounds sometimes left one frame counted (seen: a 53-byte block after its segment was evicted).
+ * Collects until the arena's figures stop moving, then (given `settled`) until the exact figure the caller
+ * asserts is reached, up to 3 s: a FinalizationRegistry's callbacks run as tasks some time after the
+ * collection that found their targets, later on a busy machine, so figures still for 10 ms sometimes left
+ * one frame counted (seen twice: a 53-byte block after its segment was evicted). A frame really kept alive
+ * never reaches the figure, and the caller's assertion then says by how much.
  */
 async function collect(settled?: () => boolean): Promise<void> {
   clearBlockCache(); // its map keys blocks
@@ -34,9 +35,6 @@ async function collect(settled?: () => boolean): Promise<void> {
     if (i >= 2 && now === last) break;
     last = now;
   }
-  // Figures that held still for 10 ms can still move: with two test files per core pair a finalizer ran later
-  // (the 53-byte block again). Where the caller knows the exact figure, wait for it, up to 3 s: a frame
-  // really kept alive never reaches it, and the caller's assertion then says by how much.
   const until = Date.now() + 3000;
   while (settled !== undefined && !settled() && Date.now() < until) {
     gc();
