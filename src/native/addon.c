@@ -315,6 +315,8 @@ static napi_value init(napi_env env, napi_value exports) {
   napi_set_named_property(env, exports, "mallocTrim", fn);
   napi_create_function(env, "mallocTune", NAPI_AUTO_LENGTH, malloc_tune_fn, NULL, &fn);
   napi_set_named_property(env, exports, "mallocTune", fn);
+  napi_create_function(env, "adviseHugePages", NAPI_AUTO_LENGTH, advise_huge_pages_fn, NULL, &fn);
+  napi_set_named_property(env, exports, "adviseHugePages", fn);
   return exports;
 }
 

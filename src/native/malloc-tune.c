@@ -1,7 +1,10 @@
 /* glibc allocator entry points of the addon: mallocInfo() → mallinfo2 figures (all arenas),
- * mallocTrim() → malloc_trim(0), mallocTune(mmapThreshold, trimThreshold, arenaMax) → mallopt. */
+ * mallocTrim() → malloc_trim(0), mallocTune(mmapThreshold, trimThreshold, arenaMax) → mallopt,
+ * adviseHugePages(bytes) → madvise(MADV_HUGEPAGE) over a big buffer's whole 2 MiB pages. */
 #include <malloc.h>
 #include <node_api.h>
+#include <stdint.h>
+#include <sys/mman.h>
 
 #include "malloc-tune.h"
 
@@ -53,5 +56,31 @@ napi_value malloc_tune_fn(napi_env env, napi_callback_info info) {
   if (v[1] > 0 && mallopt(M_TRIM_THRESHOLD, (int)v[1]) != 1) refused++;
   if (v[2] > 0 && mallopt(M_ARENA_MAX, (int)v[2]) != 1) refused++;
   if (napi_create_int32(env, refused, &ret) != napi_ok) return NULL;
+  return ret;
+}
+
+/* Transparent huge pages are 2 MiB on x86-64 and on arm64 with 4 KiB base pages. */
+#define HUGE_PAGE ((uintptr_t)2 << 20)
+
+/* adviseHugePages(bytes): madvise(MADV_HUGEPAGE) over the whole 2 MiB pages that lie inside the memory of a
+ * Uint8Array, before it is first written, so it faults in 2 MiB at a time instead of 4 KiB (where a first touch
+ * of a page costs ~10 µs, as on the VMs of bench/INGEST.md round 15, a 16 MiB read buffer costs ~40 ms less).
+ * Returns the bytes advised: 0 when no whole huge page fits, or the kernel refused (THP "never", or no THP). */
+napi_value advise_huge_pages_fn(napi_env env, napi_callback_info info) {
+  size_t argc = 1, len = 0, off = 0;
+  napi_value argv[1], ab, ret;
+  napi_typedarray_type t;
+  void *data = NULL;
+  bool typed = false;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok) return NULL;
+  if (argc < 1 || napi_is_typedarray(env, argv[0], &typed) != napi_ok || !typed ||
+      napi_get_typedarray_info(env, argv[0], &t, &len, &data, &ab, &off) != napi_ok || t != napi_uint8_array) {
+    napi_throw_type_error(env, NULL, "adviseHugePages: bytes must be a Uint8Array");
+    return NULL;
+  }
+  uintptr_t a = ((uintptr_t)data + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1), e = ((uintptr_t)data + len) & ~(HUGE_PAGE - 1);
+  double advised = 0;
+  if (data != NULL && e > a && madvise((void *)a, e - a, MADV_HUGEPAGE) == 0) advised = (double)(e - a);
+  if (napi_create_double(env, advised, &ret) != napi_ok) return NULL;
   return ret;
 }

@@ -1,4 +1,4 @@
-/* glibc allocator entry points of the addon (malloc-tune.c): statistics, trim, mallopt. */
+/* glibc allocator entry points of the addon (malloc-tune.c): statistics, trim, mallopt, huge-page advice. */
 #ifndef RINGQL_MALLOC_TUNE_H
 #define RINGQL_MALLOC_TUNE_H
 #include <node_api.h>
@@ -6,5 +6,6 @@
 napi_value malloc_info_fn(napi_env env, napi_callback_info info);
 napi_value malloc_trim_fn(napi_env env, napi_callback_info info);
 napi_value malloc_tune_fn(napi_env env, napi_callback_info info);
+napi_value advise_huge_pages_fn(napi_env env, napi_callback_info info);
 
 #endif

@@ -35,6 +35,8 @@ interface Addon extends ByteFunctions {
   mallocTrim(): boolean;
   /** mallopt of each argument above 0: M_MMAP_THRESHOLD, M_TRIM_THRESHOLD, M_ARENA_MAX; returns how many were refused. */
   mallocTune(mmapThreshold: number, trimThreshold: number, arenaMax: number): number;
+  /** madvise(MADV_HUGEPAGE) over the whole 2 MiB pages inside `bytes` (call before first writing them); returns the bytes advised, 0 when none. */
+  adviseHugePages(bytes: Uint8Array): number;
 }
 
 /** glibc's mallinfo2 (bytes): arena = heap got from the system, hblkhd = mmapped chunks, uordblks in use, fordblks free. */
@@ -42,7 +44,7 @@ export interface MallocInfo { arena: number; ordblks: number; hblks: number; hbl
 
 /** Loads the addon (`path` absolute, or relative to core/native-addon.ts); throws, naming the fix, when it cannot. */
 export function loadIngestAddon(path?: string): Addon {
-  return loadNativeAddon<Addon>([...BYTE_FUNCTION_NAMES, 'transform', 'tsOrder'], path);
+  return loadNativeAddon<Addon>([...BYTE_FUNCTION_NAMES, 'transform', 'tsOrder', 'adviseHugePages'], path);
 }
 
 /**

@@ -9,6 +9,7 @@ import { uintArrayFor, type UintArray } from './narrow.ts';
 import type { RowBytes, RowBytesBuilder, RowSource } from './row-bytes.ts';
 import { enqueueCompression } from './block-compressor.ts';
 import { arenaFor } from './frame-arena.ts';
+import { allocBig } from './big-buffer.ts';
 
 /** Most rows one block holds (slot numbers are 16-bit). */
 const MAX_BLOCK_ROWS = 65535;
@@ -347,10 +348,10 @@ export class BlockRowsBuilder implements RowBytesBuilder {
     if (this.slab === null) {
       let total = this.copyBytes;
       for (const [b, bytes] of this.keptBytes) if (!this.keepsWhole(b)) total += bytes;
-      this.slab = Buffer.allocUnsafeSlow(Math.max(total, len));
+      this.slab = allocBig(Math.max(total, len));
     } else if (this.base + this.at + len > this.slab.length) {
       this.copyDeferred();
-      const rest = Buffer.allocUnsafeSlow(Math.max(this.at + len, this.codec.blockBytes * 2));
+      const rest = allocBig(Math.max(this.at + len, this.codec.blockBytes * 2));
       this.slab.copy(rest, 0, this.base, this.base + this.at);
       this.slab = rest;
       this.base = 0;

@@ -4,6 +4,7 @@
 
 import type { Block } from './row-blocks.ts';
 import { readsPinned } from './read-pins.ts';
+import { allocBig } from './big-buffer.ts';
 
 /** Slabs at most this many times the bytes asked for are handed out (a bigger one would hold pages idle). */
 const MAX_OVERSIZE = 2;
@@ -58,7 +59,7 @@ export class SealSlabs {
       this.reused++;
       return this.spare.splice(best, 1)[0]!;
     }
-    return Buffer.allocUnsafeSlow(Math.max(1024, Math.ceil(bytes * SLACK)));
+    return allocBig(Math.max(1024, Math.ceil(bytes * SLACK)));
   }
 
   /** Records that `blocks` are views of `slab`: it is free again once all of them are compressed. */
