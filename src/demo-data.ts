@@ -10,8 +10,15 @@ import type { DemoMessage, DemoWorkerData } from './gen/demo-worker.ts';
 
 const DEMO = { events: 300_000, projects: 5, days: 7, seed: 42, batch: 1000, tricklePerSourcePerSecond: 3 };
 
-/** Bodies the generator thread may have posted and not yet stored (it waits while there are this many). */
-const MAX_QUEUED = 12;
+/**
+ * A body's bytes at most (past this, the line that crossed it ends the body): the transform thread copies each
+ * body's rows (about its bytes) into a Buffer of their own, and one of MALLOC_SETTINGS.mmapThreshold (1 MiB) or
+ * more is mapped afresh and faulted in page by page, where a smaller one reuses freed heap memory. 1000 edge
+ * events were ~2.3 MB: 768 KiB bodies took the demo load from ~245k page faults to ~165k (bench/INGEST.md, round 15).
+ */
+export const DEMO_BODY_BYTES = 768 * 1024;
+/** Bodies the generator thread may have posted and not yet stored (it waits while there are this many): ~23 MB at most, about what 12 bodies of 1000 edge events held before. */
+const MAX_QUEUED = 30;
 /** Body slots: one being written per source (nine) plus the queued ones, so a free slot exists whenever the queue has room. */
 const SLOTS = 9 + MAX_QUEUED;
 
@@ -63,8 +70,9 @@ export function startDemoGenerator(events = DEMO.events, endUs = nowMicros()): D
   const workerData: DemoWorkerData = {
     gen: { events, projects: DEMO.projects, days: DEMO.days, seed: DEMO.seed, endUs },
     batch: DEMO.batch,
+    bodyBytes: DEMO_BODY_BYTES,
     queued: new SharedArrayBuffer(4),
-    // Bodies of ~1-2 MB: enough to cover the start before the store takes any, not a pile in memory.
+    // Up to 30 bodies of at most ~768 KiB: enough to cover the start before the store takes any, not a pile in memory.
     maxQueued: MAX_QUEUED,
     slots: new SharedArrayBuffer(4 * SLOTS),
   };

@@ -9,7 +9,9 @@ import { serializeEvent } from './serialize.ts';
 
 export interface DemoWorkerData {
   gen: GenerateOptions;
+  /** A body is posted once it holds `batch` events or `bodyBytes` bytes, whichever comes first. */
   batch: number;
+  bodyBytes: number;
   /** Int32 [0]: bodies posted and not yet stored; the thread waits while it is at `maxQueued`. */
   queued: SharedArrayBuffer;
   maxQueued: number;
@@ -27,7 +29,7 @@ export type DemoMessage = { source: string; events: number; slot: number; length
 interface Pending { slot: number; off: number; events: number }
 
 const data = workerData as DemoWorkerData;
-const { gen, batch, maxQueued } = data;
+const { gen, batch, bodyBytes, maxQueued } = data;
 const queued = new Int32Array(data.queued);
 const inUse = new Int32Array(data.slots);
 /** Each slot's shared memory (grown by replacing it), its Buffer, and the memory the main thread was last sent. */
@@ -99,7 +101,7 @@ for (const h of generateHeld(gen, hold)) {
   const s = arena.tag(h);
   const p = bodies[s]!;
   append(p, h);
-  if (p.events >= batch) post(names[s]!, p);
+  if (p.events >= batch || p.off >= bodyBytes) post(names[s]!, p);
 }
 for (let s = 0; s < names.length; s++) if (bodies[s]!.events) post(names[s]!, bodies[s]!);
 parentPort!.postMessage({ done: true } satisfies DemoMessage);

@@ -2,15 +2,15 @@
 // full, and the load reports its first stored body before the rest, so the server can listen early.
 
 import { describe, expect, it } from 'vitest';
-import { loadDemo, startDemo, startDemoGenerator } from '../../src/demo-data.ts';
+import { DEMO_BODY_BYTES, loadDemo, startDemo, startDemoGenerator } from '../../src/demo-data.ts';
 import type { EngineService } from '../../src/endpoints/service.ts';
 import { generateEvents } from '../../src/gen/generate.ts';
 import { serializeEvent } from '../../src/gen/serialize.ts';
 import { END_US } from './helpers.ts';
 
 /** A service that records each body and stores it only when the test releases it. */
-function holdingService(): { service: EngineService; bodies: { source: string; lines: number }[]; release: () => void; releaseOne: () => void; waiting: () => number } {
-  const bodies: { source: string; lines: number }[] = [];
+function holdingService(): { service: EngineService; bodies: { source: string; lines: number; bytes: number; longestLine: number }[]; release: () => void; releaseOne: () => void; waiting: () => number } {
+  const bodies: { source: string; lines: number; bytes: number; longestLine: number }[] = [];
   let held: (() => void)[] = [];
   let open = false;
   const fake = {
@@ -19,7 +19,7 @@ function holdingService(): { service: EngineService; bodies: { source: string; l
       // Every line is one whole JSON event (NDJSON without a trailing newline).
       const lines = text.split('\n');
       for (const l of lines) JSON.parse(l);
-      bodies.push({ source, lines: lines.length });
+      bodies.push({ source, lines: lines.length, bytes: body.length, longestLine: Math.max(...lines.map((l) => Buffer.byteLength(l))) });
       return open ? Promise.resolve() : new Promise<void>((resolve) => held.push(resolve));
     },
     ingestVolatile(): void {},
@@ -59,6 +59,10 @@ describe('demo load', () => {
     expect(h.bodies.reduce((n, b) => n + b.lines, 0)).toBe(5000);
     // Batches of at most 1000 events per body, from several of the nine sources.
     expect(Math.max(...h.bodies.map((b) => b.lines))).toBeLessThanOrEqual(1000);
+    // ... and of at most DEMO_BODY_BYTES before their last line (the one that crossed it): the edge events'
+    // bodies are cut by bytes, well before 1000 of their ~2.3 KB lines.
+    for (const b of h.bodies) expect(b.bytes - b.longestLine - 1).toBeLessThan(DEMO_BODY_BYTES);
+    expect(h.bodies.some((b) => b.source === 'edge.logs.prod' && b.lines < 1000 && b.bytes >= DEMO_BODY_BYTES)).toBe(true);
     expect(new Set(h.bodies.map((b) => b.source)).size).toBeGreaterThan(3);
     expect(lines.at(-1)).toMatch(/^demo: loaded 5000 events in \d+\.\d s$/);
   }, 30_000);
