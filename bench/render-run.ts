@@ -18,7 +18,7 @@ export function renderRun(r: RunResults, minutes: number): string {
   const L: string[] = ['# ringql benchmark results', ''];
   const kind = r.quick ? '**quick** (every section small: sizes, durations and the memory cap are reduced, so PASS/MISS is indicative only)' : 'full';
   L.push(`Run: ${kind}, ${new Date().toISOString().slice(0, 16)}Z, ${minutes.toFixed(1)} min, sections ${r.sections.map((s) => s.name).join(', ')}. Regenerate with \`npm run bench\` (\`-- --quick\` for the short run, \`-- --only=<section,...>\` for some sections).`, '');
-  L.push(`Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node}, ${m.os}; load generator: ${m.wrk ?? 'wrk not installed'}. The load average at each section's start and end is in "Sections of this run" at the end: HTTP, latency and memory figures need a quiet machine.`, '');
+  L.push(`Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node}, ${m.os}; load generator: ${m.wrk ?? 'wrk not installed'}; a first touch of a 4 KiB page costs ${m.faultUs.page.toFixed(2)} µs of CPU (${m.faultUs.hugePer4k.toFixed(2)} µs per 4 KiB of a huge page: bench/machine.ts). The load average at each section's start and end is in "Sections of this run" at the end: HTTP, latency and memory figures need a quiet machine.`, '');
   const failed = r.sections.filter((s) => s.error);
   if (failed.length) L.push(`**Failed sections:** ${failed.map((s) => `${s.name} (${s.error!.slice(0, 200)})`).join('; ')}.`, '');
   for (const [title, rows] of ISSUES) L.push(`## Targets: ${title}`, '', ...targetTable(rows(r)), '');

@@ -6,7 +6,7 @@ import { issue14, issue15, issue16, issue18 } from '../../bench/targets.ts';
 import type { RunResults } from '../../bench/results.ts';
 import type { CapFigures } from '../../bench/memory-cap.ts';
 
-const machine = { cpu: 'x', cores: 2, memoryGiB: 24, node: 'v20', os: 'linux', wrk: null };
+const machine = { cpu: 'x', cores: 2, memoryGiB: 24, node: 'v20', os: 'linux', wrk: null, faultUs: { page: 10, hugePer4k: 1 } };
 const empty = (): RunResults => ({ quick: false, machine, sections: [] });
 const MiB = 2 ** 20;
 
