@@ -41,9 +41,7 @@ let scratch = Buffer.alloc(0);
 
 /** Bytes [start, end) of the file, read in one piece into the worker's read buffer (valid until the next read). */
 function readRange(file: string, start: number, end: number): Buffer {
-  if (scratch.length < end - start) {
-    scratch = allocBig(end - start + (end - start >> 4));
-  }
+  if (scratch.length < end - start) scratch = allocBig(end - start + (end - start >> 4));
   const buf = scratch.subarray(0, end - start);
   const fd = openSync(file, 'r');
   try {

@@ -65,7 +65,8 @@ napi_value malloc_tune_fn(napi_env env, napi_callback_info info) {
 /* adviseHugePages(bytes): madvise(MADV_HUGEPAGE) over the whole 2 MiB pages that lie inside the memory of a
  * Uint8Array, before it is first written, so it faults in 2 MiB at a time instead of 4 KiB (where a first touch
  * of a page costs ~10 µs, as on the VMs of bench/INGEST.md round 15, a 16 MiB read buffer costs ~40 ms less).
- * Returns the bytes advised: 0 when no whole huge page fits, or the kernel refused (THP "never", or no THP). */
+ * Returns the bytes advised: 0 when no whole huge page fits or the kernel refused it (no THP support); with THP
+ * set to "never" the advice is taken and has no effect. */
 napi_value advise_huge_pages_fn(napi_env env, napi_callback_info info) {
   size_t argc = 1, len = 0, off = 0;
   napi_value argv[1], ab, ret;

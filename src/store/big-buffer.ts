@@ -11,8 +11,9 @@ export const HUGE_ADVICE_MIN_BYTES = 4 * 1024 * 1024;
 
 /**
  * Buffer.allocUnsafeSlow(bytes), advised into huge pages when it is big: a first touch of a 4 KiB page
- * costs ~10 µs on the VMs these benches ran on, a 2 MiB one about what 20 small ones do (bench/INGEST.md,
- * round 15). Only what is written becomes resident, in 2 MiB steps, and it is freed (unmapped) as before.
+ * costs ~10 µs on the VMs these benches ran on, a huge page 0.3-1 µs per 4 KiB it holds once the host backs
+ * that memory (bench/INGEST.md, round 15). Only what is written becomes resident, in 2 MiB steps, and it is
+ * freed (unmapped) as before.
  */
 export function allocBig(bytes: number): Buffer<ArrayBuffer> {
   const buf = Buffer.allocUnsafeSlow(bytes);
