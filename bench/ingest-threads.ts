@@ -12,14 +12,18 @@ import { freePort, startMainProcess } from '../test/helpers/main-process.ts';
 
 const TOKEN = 'bench-token';
 
+/** A /proc stat line's name (inside the parentheses) and its fields after it (state first). */
+function statOf(path: string): { name: string; f: string[] } {
+  const s = readFileSync(path, 'utf8');
+  return { name: s.slice(s.indexOf('(') + 1, s.lastIndexOf(')')), f: s.slice(s.lastIndexOf(') ') + 2).split(' ') };
+}
+
 /** CPU seconds (user + system) of each thread, keyed "name#tid" ("main" for the process's first thread). */
 function threadCpu(pid: number): Map<string, number> {
   const out = new Map<string, number>();
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     try {
-      const s = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      const name = s.slice(s.indexOf('(') + 1, s.lastIndexOf(')'));
-      const f = s.slice(s.lastIndexOf(') ') + 2).split(' ');
+      const { name, f } = statOf(`/proc/${pid}/task/${tid}/stat`);
       out.set(Number(tid) === pid ? 'main' : `${name}#${tid}`, (Number(f[11]) + Number(f[12])) / 100);
     } catch { /* the thread ended */ }
   }
@@ -28,8 +32,7 @@ function threadCpu(pid: number): Map<string, number> {
 
 /** Minor page faults of the whole process so far (/proc/<pid>/stat's minflt): a first touch of memory, ~10 µs each on some VMs. */
 function minorFaults(pid: number): number {
-  const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  return Number(s.slice(s.lastIndexOf(') ') + 2).split(' ')[7]);
+  return Number(statOf(`/proc/${pid}/stat`).f[7]);
 }
 
 async function main(): Promise<void> {

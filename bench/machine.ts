@@ -3,6 +3,7 @@
 import { cpus, totalmem, platform, release } from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { INGEST_ADDON } from '../src/store/native-ingest.ts';
+import { figure } from './stats.ts';
 
 export interface Machine {
   cpu: string;
@@ -15,13 +16,17 @@ export interface Machine {
   faultUs: { page: number; hugePer4k: number };
 }
 
+/** pageFaultCost's figures once measured (the probe takes ~1 s, and describeMachine is called more than once in a run). */
+let faultCost: { page: number; hugePer4k: number } | null = null;
+
 /**
  * CPU µs per first touch of fresh memory, median of 5 rounds over 64 MiB: in 4 KiB pages, and in huge pages
  * (adviseHugePages, per 4 KiB of them). On the Firecracker VMs of bench/INGEST.md round 15 a 4 KiB fault cost
- * ~10 µs, which every path that writes fresh memory pays: it explains part of the
- * difference between this file's runs on different machines.
+ * ~10 µs, which every path that writes fresh memory pays: it explains part of the difference between this
+ * file's runs on different machines. Measured once per process.
  */
 export function pageFaultCost(): { page: number; hugePer4k: number } {
+  if (faultCost !== null) return faultCost;
   const bytes = 64 * 2 ** 20;
   const round = (huge: boolean): number => {
     const buf = Buffer.allocUnsafeSlow(bytes);
@@ -32,11 +37,9 @@ export function pageFaultCost(): { page: number; hugePer4k: number } {
     // A huge page's cost spread over the 4 KiB pages it holds; 4 KiB pages by the faults counted.
     return (t.user + t.system) / (huge ? bytes / 4096 : Math.max(1, faults));
   };
-  const median = (huge: boolean): number => {
-    const xs = Array.from({ length: 5 }, () => round(huge)).sort((a, b) => a - b);
-    return xs[2]!;
-  };
-  return { page: median(false), hugePer4k: median(true) };
+  const median = (huge: boolean): number => figure(Array.from({ length: 5 }, () => round(huge))).median;
+  faultCost = { page: median(false), hugePer4k: median(true) };
+  return faultCost;
 }
 
 export function describeMachine(): Machine {

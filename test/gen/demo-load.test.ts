@@ -8,9 +8,12 @@ import { generateEvents } from '../../src/gen/generate.ts';
 import { serializeEvent } from '../../src/gen/serialize.ts';
 import { END_US } from './helpers.ts';
 
+/** A body the service saw: its source, lines, bytes and longest line's bytes. */
+interface HeldBody { source: string; lines: number; bytes: number; longestLine: number }
+
 /** A service that records each body and stores it only when the test releases it. */
-function holdingService(): { service: EngineService; bodies: { source: string; lines: number; bytes: number; longestLine: number }[]; release: () => void; releaseOne: () => void; waiting: () => number } {
-  const bodies: { source: string; lines: number; bytes: number; longestLine: number }[] = [];
+function holdingService(): { service: EngineService; bodies: HeldBody[]; release: () => void; releaseOne: () => void; waiting: () => number } {
+  const bodies: HeldBody[] = [];
   let held: (() => void)[] = [];
   let open = false;
   const fake = {
