@@ -40,6 +40,9 @@ export interface CacheConfig {
 
 const MAX_BUCKET_STATES = 256;
 
+/** A hit's timings (none: nothing ran), one frozen array shared by every hit instead of a new one each. */
+const NO_TIMINGS = Object.freeze([]) as unknown as RunResponse['timings']; // frozen: a push throws, never leaks across hits
+
 export const DEFAULT_CACHE: CacheConfig = { maxEntries: 10_000, maxBytes: 256 * 1024 * 1024, sweepMs: 1000, warmKeysPerEndpoint: 16, warmShare: 0.25 };
 
 interface Counters extends WarmCounters {
@@ -175,7 +178,8 @@ export class ResultCache {
 
   /**
    * The answer when a cache holds it right now (a fresh result entry, or a bucket answer whose inputs
-   * have not changed), else null: synchronous, for the HTTP hit path; misses go through run().
+   * have not changed), else null: synchronous, for the HTTP hit path; misses go through run(). The answer
+   * is a new object each call, every RunResponse field present: the caller may fill fields in place.
    */
   lookup(prep: EndpointPlan, req: ResolvedRequest, redact: boolean): RunResponse | null {
     if (prep.def.cache_duration_seconds <= 0) return null;
@@ -199,19 +203,19 @@ export class ResultCache {
     this.counts.bucketHits++;
     this.counts.memoHits++;
     const r = this.response(memo.result, 'HIT', nowUs - memo.computedAt);
-    r.cacheKind = 'bucket'; // set on the fresh object: one allocation per hit, not a spread copy
+    r.cacheKind = 'bucket'; // the fresh object's own field: one allocation per hit, not a spread copy
     return r;
   }
 
   private response(r: ExecuteResult, cache: 'HIT' | 'MISS', ageUs: number): RunResponse {
-    const out: RunResponse = {
-      body: r.body, rowCount: r.rowCount, truncated: r.truncated, cache,
-      ageSeconds: Math.max(0, Math.floor(ageUs / 1_000_000)), timings: cache === 'HIT' ? [] : r.timings,
-      rowsScanned: cache === 'HIT' ? 0 : r.rowsScanned,
+    // Every field of RunResponse set here, in one literal: the service fills format, redacted and
+    // endpoint in place on a hit (service.ts runCached), so the object never changes shape or grows.
+    const hit = cache === 'HIT';
+    return {
+      body: r.body, format: undefined, rowCount: r.rowCount, truncated: r.truncated, cache, cacheKind: hit ? 'result' : undefined,
+      ageSeconds: Math.max(0, Math.floor(ageUs / 1_000_000)), timings: hit ? NO_TIMINGS : r.timings,
+      rowsScanned: hit ? 0 : r.rowsScanned, streamed: r.streamed ? true : undefined, redacted: undefined, endpoint: undefined, recyclable: undefined,
     };
-    if (r.streamed) out.streamed = true;
-    if (cache === 'HIT') out.cacheKind = 'result';
-    return out;
   }
 
   /**

@@ -132,7 +132,12 @@ export class EngineService implements QueryService {
     const resolved = memo.resolved;
     const redact = prep.def.redact_pii || req.redactHeader;
     const r = this.cache.lookup(prep, resolved, redact);
-    return r ? described(r, prep, redact, resolved.format) : null;
+    if (!r) return null;
+    // lookup's answer is a fresh object with every field present: filled in place, not copied (a hit's garbage).
+    r.format = resolved.format ?? r.format;
+    r.redacted = redact;
+    r.endpoint = prep.def.name;
+    return r;
   }
 
   subscribe(req: RunRequest): LiveFeed {

@@ -94,19 +94,17 @@ class UrlMemo {
 }
 
 /**
- * The route and query of a URL, remembered (routes never change) or parsed now; null without a hit
- * path. A parsed URL is remembered only once a cache answers it (lookUp): a computed request's URL,
- * new each time when a parameter rotates, would only fill the memo and keep its garbage alive.
+ * The route and query of a URL not yet remembered; null (remembered at once: routes never change) when
+ * it is no run route. A parsed URL is remembered only once a cache answers it (lookUp): a computed
+ * request's URL, new each time when a parameter rotates, would only fill the memo and keep its garbage alive.
  */
-function parseUrl(cfg: DispatchConfig, urls: UrlMemo, info: RequestInfo): { parsed: ParsedUrl | null; remembered: boolean } {
-  const known = urls.get(info.path, info.query);
-  if (known !== undefined) return { parsed: known, remembered: true };
+function parseUrl(cfg: DispatchConfig, urls: UrlMemo, info: RequestInfo): ParsedUrl | null {
   const m = cfg.router.match('GET', info.path);
   if (m.kind !== 'found' || !m.route.hitRequest) {
     urls.set(info.path, info.query, null);
-    return { parsed: null, remembered: true };
+    return null;
   }
-  return { parsed: { route: m.route, params: m.params, query: parseFormQuery(info.query) }, remembered: false };
+  return { route: m.route, params: m.params, query: parseFormQuery(info.query) };
 }
 
 /**
@@ -117,7 +115,9 @@ function lookUp(cfg: DispatchConfig, urls: UrlMemo, info: RequestInfo, runCached
   if (info.method !== 'GET' || info.urlBytes > cfg.maxUrlBytes || announcesBody(info)) return null;
   if (info.headerBytes > MAX_HEADER_BYTES || info.headerCount > MAX_HEADER_COUNT) return null;
   try {
-    const { parsed: u, remembered } = parseUrl(cfg, urls, info);
+    const known = urls.get(info.path, info.query);
+    const remembered = known !== undefined;
+    const u = remembered ? known : parseUrl(cfg, urls, info);
     if (!u) return null;
     authorize(cfg.tokens, presentedToken(info.authorization, info.apiKey, u.query), u.route.access);
     // The slot is taken and given back at once: a full server still sheds as dispatch() would.

@@ -61,22 +61,35 @@ export function copyRequest(req: HttpRequest): RequestInfo {
     headerCount: 0,
     headerBytes: 0,
   };
-  // One pass over every header line (uWS keys are lower case). The redaction header is read in every
-  // copy (the most restrictive wins); the others keep their first copy, as getHeader() would.
-  let seen = 0;
-  req.forEach((key, value) => {
-    info.headerCount++;
-    info.headerBytes += key.length + value.length + 4;
-    if (key === REDACT_HEADER) {
-      if (value.trim().toLowerCase() === 'true') info.redactHeader = true;
-      return;
-    }
-    const f = FIELDS.get(key);
-    if (f === undefined || seen & f.bit) return;
-    seen |= f.bit;
-    info[f.field] = value;
-  });
+  // One pass over every header line, by a callback made once (a closure per request was garbage).
+  copying = info;
+  seenBits = 0;
+  req.forEach(copyHeader);
+  copying = NOBODY;
   return info;
+}
+
+/** The RequestInfo copyRequest fills while uWS's forEach runs (synchronously), and its headers seen. */
+const NOBODY = {} as RequestInfo;
+let copying = NOBODY;
+let seenBits = 0;
+
+/**
+ * One header line into `copying` (uWS keys are lower case). The redaction header is read in every copy
+ * (the most restrictive wins); the others keep their first copy, as getHeader() would.
+ */
+function copyHeader(key: string, value: string): void {
+  const info = copying;
+  info.headerCount++;
+  info.headerBytes += key.length + value.length + 4;
+  if (key === REDACT_HEADER) {
+    if (value.trim().toLowerCase() === 'true') info.redactHeader = true;
+    return;
+  }
+  const f = FIELDS.get(key);
+  if (f === undefined || seenBits & f.bit) return;
+  seenBits |= f.bit;
+  info[f.field] = value;
 }
 
 /** The request announced a body (a Content-Length above 0, or chunked transfer). */
