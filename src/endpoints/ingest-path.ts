@@ -75,11 +75,17 @@ export class IngestPath {
     const r = s.ingestTransformed(b, nowUs, {
       checkCount: (n) => this.checkCount(n),
       beforeCommit: (maxTs) => wal.appendSync(RECORD_RAW_BATCH, [head, req.body], maxTs, crc ?? undefined),
+      ...this.rowsHomeOf(b),
     });
     if (typeof r === 'string') return this.ingest(source, parse(req.body));
     this.ingested(s.def.name);
     const out = { stored: r.stored, dropped: r.dropped, source: s.def.name };
     return wal.durable().then(() => out);
+  }
+
+  /** A batch from the transform thread whose rows fill one of its row buffers: where that buffer goes once free. */
+  private rowsHomeOf(b: NativeBatch | string): { rowsHome?: (buf: Buffer) => void } {
+    return typeof b !== 'string' && b.pooled === true && this.transformer ? { rowsHome: this.transformer.rowsHome } : {};
   }
 
   /** ingestVolatile of a raw body: the addon's byte path, or `parse` and the reference path when it declines the body. */
@@ -102,7 +108,7 @@ export class IngestPath {
     if (!s || !t) return Promise.resolve().then(() => this.ingestBodyVolatile(source, body, ndjson, parse));
     const nowUs = this.now();
     return t.transform(s.transformRequest(body, ndjson, nowUs, randomBytes(16))).then((b) => {
-      const r = s.ingestTransformed(b, nowUs, { checkCount: (n) => this.checkCount(n) });
+      const r = s.ingestTransformed(b, nowUs, { checkCount: (n) => this.checkCount(n), ...this.rowsHomeOf(b) });
       if (typeof r === 'string') return this.ingestVolatile(source, parse());
       this.ingested(s.def.name);
       return { stored: r.stored, dropped: r.dropped, source: s.def.name };

@@ -1,6 +1,7 @@
 /* N-API entry point of ringql's ingest addon: transform(body, ndjson, maxDepth, maxStringBytes,
- * nowUs, projectPath, hotPaths, idSeed[, noRows]) → {n, rows, meta, strs, strEnds, descs, descEnds} or a reason
- * string (noRows: every row reported empty, for the CLI's column-only load);
+ * nowUs, projectPath, hotPaths, idSeed[, noRows[, copyRows[, rowsInto]]]) → {n, rows, meta, strs, strEnds, descs,
+ * descEnds} or a reason string (noRows: every row reported empty, for the CLI's column-only load; rowsInto: a Buffer
+ * the rows are written into while they fit it, then `rowsInto` = their length replaces `rows`);
  * gather(dst, at, src, ranges, count) copies byte ranges of src end to end into dst (a seal's row copies);
  * crc32(bytes, seed[, tablesOnly]) is zlib's crc32 (crc32.c), by PCLMULQDQ where the CPU has it;
  * copyBytes(dst, at, src) is a memcpy into dst (V8 copies into shared memory by relaxed atomic words);
@@ -73,7 +74,11 @@ static napi_value result_object(napi_env env, ctx_t *c, int copy_rows) {
   /* The rows (the bulk of the output) are handed over without a copy; V8 frees them with the Buffer. With
    * copy_rows (the transform thread, which posts them on) they are copied into a Buffer of their own instead,
    * one that can be transferred, and this thread's row buffer is kept for its next body. */
-  if (copy_rows) {
+  if (c->rows.borrowed) {
+    /* Written into the caller's rowsInto Buffer (it fitted): only their length goes back. */
+    napi_create_double(env, (double)c->rows.n, &v);
+    napi_set_named_property(env, obj, "rowsInto", v);
+  } else if (copy_rows) {
     napi_create_buffer_copy(env, c->rows.n, c->rows.p ? (void *)c->rows.p : (void *)"", NULL, &v);
   } else if (c->rows.n > 0 && napi_create_external_buffer(env, c->rows.n, c->rows.p, free_rows, NULL, &v) == napi_ok) {
     c->rows.p = NULL;
@@ -81,7 +86,7 @@ static napi_value result_object(napi_env env, ctx_t *c, int copy_rows) {
   } else {
     napi_create_buffer_copy(env, c->rows.n, c->rows.p ? (void *)c->rows.p : (void *)"", NULL, &v);
   }
-  napi_set_named_property(env, obj, "rows", v);
+  if (!c->rows.borrowed) napi_set_named_property(env, obj, "rows", v);
   napi_create_arraybuffer(env, c->nmeta * sizeof(double), &data, &ab);
   if (c->nmeta) memcpy(data, c->meta, c->nmeta * sizeof(double));
   napi_create_typedarray(env, napi_float64_array, c->nmeta, ab, 0, &v);
@@ -106,9 +111,9 @@ static __thread tape_t kept_tape;
 static __thread bytes_t kept_rows;
 
 static napi_value transform(napi_env env, napi_callback_info info) {
-  size_t argc = 10;
-  napi_value argv[10], ret = NULL;
-  bool copy_rows = false;
+  size_t argc = 11;
+  napi_value argv[11], ret = NULL;
+  bool copy_rows = false, into = false;
   ctx_t c;
   memset(&c, 0, sizeof c);
   c.tape = kept_tape;
@@ -143,7 +148,21 @@ static napi_value transform(napi_env env, napi_callback_info info) {
     c.no_rows = no_rows;
   }
   if (argc >= 10) CHECK(napi_get_value_bool(env, argv[9], &copy_rows));
-  if (copy_rows && !c.no_rows) {
+  if (argc >= 11) {
+    /* rowsInto: the rows are written into this Buffer while they fit it (then no memory is got for them). */
+    napi_valuetype t;
+    CHECK(napi_typeof(env, argv[10], &t));
+    if (t != napi_undefined && t != napi_null && !c.no_rows) {
+      void *d;
+      size_t len;
+      CHECK(napi_get_buffer_info(env, argv[10], &d, &len));
+      c.rows.p = d;
+      c.rows.cap = len;
+      c.rows.borrowed = 1;
+      into = true;
+    }
+  }
+  if (copy_rows && !c.no_rows && !into) {
     c.rows = kept_rows;
     c.rows.n = 0;
     c.rows_warm = c.rows.cap > 0;
@@ -165,7 +184,7 @@ out:
   free_path(&c.project);
   if (c.hot) for (size_t h = 0; h < c.nhot; h++) free_path(&c.hot[h]);
   free(c.hot);
-  if (copy_rows && !c.no_rows && !c.rows.oom && c.rows.cap <= KEEP_ROWS_BYTES) {
+  if (copy_rows && !c.no_rows && !into && !c.rows.oom && c.rows.cap <= KEEP_ROWS_BYTES) {
     kept_rows = c.rows;
     kept_rows.n = 0;
     memset(&c.rows, 0, sizeof c.rows);

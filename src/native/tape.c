@@ -12,14 +12,22 @@ void b_grow(bytes_t *b, size_t extra) {
   if (b->oom || b->n + extra <= b->cap) return;
   size_t cap = b->cap ? b->cap : 256;
   while (cap < b->n + extra) cap *= 2;
-  uint8_t *p = realloc(b->p, cap);
+  uint8_t *p;
+  if (b->borrowed) {
+    p = malloc(cap);
+    if (p && b->n) memcpy(p, b->p, b->n);
+  } else {
+    p = realloc(b->p, cap);
+  }
   if (!p) { b->oom = 1; return; }
   b->p = p;
   b->cap = cap;
+  b->borrowed = 0;
 }
 
 void b_free(bytes_t *b) {
-  free(b->p);
+  if (!b->borrowed) free(b->p);
+  b->borrowed = 0;
   b->p = NULL;
   b->n = b->cap = 0;
 }

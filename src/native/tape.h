@@ -11,6 +11,8 @@ typedef struct {
   uint8_t *p;
   size_t n, cap;
   int oom;
+  /* p is memory lent by the caller (a JS Buffer): never realloc'd or freed here; growing moves to malloc'd memory. */
+  int borrowed;
 } bytes_t;
 
 void b_grow(bytes_t *b, size_t extra);

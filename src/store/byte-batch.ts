@@ -27,6 +27,8 @@ export interface TransformRequest {
   noRows?: boolean;
   /** Rows in a Buffer of their own ArrayBuffer, which postMessage can transfer (the transform thread sets it). */
   copyRows?: boolean;
+  /** A buffer the rows are written into while they fit it (row-pool.ts); the batch's rows are then a view of it. */
+  rowsInto?: Buffer;
 }
 
 /** The transform request of `body` for a source (its project path, hot paths and limits). */
@@ -37,7 +39,11 @@ export function transformRequest(body: Buffer, ndjson: boolean, def: SourceDef, 
 /** The addon's transform of a body; a string says why the reference (JS) path must take the body. */
 export function runTransform(r: TransformRequest): NativeBatch | string {
   if (!Number.isSafeInteger(r.fillUs)) return 'a fill-in time that is not an integer';
-  return INGEST_ADDON.transform(r.body, r.ndjson, r.maxEventDepth, r.maxStringBytes, r.fillUs, r.projectPath, r.hotPaths, r.idSeed, r.noRows === true, r.copyRows === true);
+  const b = INGEST_ADDON.transform(r.body, r.ndjson, r.maxEventDepth, r.maxStringBytes, r.fillUs, r.projectPath, r.hotPaths, r.idSeed, r.noRows === true, r.copyRows === true, r.rowsInto);
+  if (typeof b !== 'string' && b.rowsInto !== undefined) {
+    b.rows = r.rowsInto!.subarray(0, b.rowsInto);
+  }
+  return b;
 }
 
 export function batchStrings(b: NativeBatch): string[] {

@@ -16,6 +16,10 @@ export interface NativeBatch {
   descEnds: Uint32Array;
   /** With noRows: the bytes the rows would have taken (their sum over the batch). */
   noRowsBytes?: number;
+  /** From the addon only: the rows' length in the rowsInto buffer they fitted (runTransform makes `rows` its view). */
+  rowsInto?: number;
+  /** From the transform thread: `rows` lie in a buffer of its row pool, to be given back (TransformThread.rowsHome). */
+  pooled?: boolean;
 }
 
 interface Addon extends ByteFunctions {
@@ -26,6 +30,8 @@ interface Addon extends ByteFunctions {
     noRows?: boolean,
     /** Rows copied into a Buffer of their own (transferable), the thread's row buffer kept for its next body: for the transform thread. */
     copyRows?: boolean,
+    /** Rows written into this buffer while they fit it (then `rowsInto` = their length, no `rows`). */
+    rowsInto?: Buffer,
   ): NativeBatch | string;
   /** out = indices of ts by (ts, index) (out.length === ts.length); false, out unspecified, when a value is not an integer or the span passes 2^52. */
   tsOrder(ts: Float64Array, out: Uint32Array): boolean;

@@ -4,6 +4,7 @@
 
 import type { RowData } from './row-data.ts';
 import { INGEST_ADDON } from './native-ingest.ts';
+import type { RowPool } from './row-pool.ts';
 import { PlainTs } from './ts-column.ts';
 import { tsOrder } from './ts-order.ts';
 
@@ -51,14 +52,22 @@ export class OpenSegment implements RowData {
   hidden = 0;
   private sorted: Uint32Array | null = null;
 
-  /** `capacity`: own-slab bytes to start with (the previous open segment's use avoids growing, and its copies). */
-  constructor(hotCount: number, capacity = 64 * 1024) {
+  /**
+   * `capacity`: own-slab bytes to start with (the previous open segment's use avoids growing, and its copies).
+   * `pool`: the source's row buffers, which hold a reference for each of them this segment references.
+   */
+  constructor(hotCount: number, capacity = 64 * 1024, readonly pool: RowPool | null = null) {
     this.hot = Array.from({ length: hotCount }, () => []);
     this.slab = Buffer.allocUnsafeSlow(Math.max(1024, Math.ceil(capacity)));
   }
 
   get n(): number {
     return this.ts.length;
+  }
+
+  /** The batch buffers this segment references (its seal gives them back to the pool: RowPool.released). */
+  referenced(): readonly Buffer[] {
+    return this.chunks.slice(1);
   }
 
   /** Bytes of the rows copied into the segment's own slab (the rest are referenced batch buffers). */
@@ -83,7 +92,10 @@ export class OpenSegment implements RowData {
   takeRows(src: Buffer, start: number, end: number): number {
     this.runFirstRow = this.n;
     if (end - start >= TAKE_MIN_BYTES) {
-      if (this.chunks[this.chunks.length - 1] !== src) this.chunks.push(src);
+      if (this.chunks[this.chunks.length - 1] !== src) {
+        this.chunks.push(src);
+        this.pool?.hold(src);
+      }
       this.runChunk = this.chunks.length - 1;
       this.runEnd = end;
       this.takenBytes += end - start;

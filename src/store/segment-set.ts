@@ -14,6 +14,7 @@ import { codecKey, type DecodedHead, type ImagePart } from './source-image.ts';
 import { decodeSegment, encodeSegment, segmentHasBlocks } from './segment-image.ts';
 import { scheduleTrim } from './allocator-trim.ts';
 import { SealSlabs } from './seal-slabs.ts';
+import { RowPool } from './row-pool.ts';
 
 /** A compacted segment holds at most this many times segmentRows rows (and 1/16 of the capacity). */
 const MAX_SEGMENT_FACTOR = 64;
@@ -43,9 +44,11 @@ export class SegmentSet {
   private readonly segKeyTag = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
   /** The slabs seals gather rows into, reused once their blocks are compressed. */
   readonly slabs = new SealSlabs();
+  /** The row buffers big bodies are transformed into, back once the open segment referencing them is sealed. */
+  readonly rowPool = new RowPool();
 
   constructor(private readonly config: StoreConfig, private readonly hotCount: number) {
-    this.open = new OpenSegment(hotCount);
+    this.open = new OpenSegment(hotCount, undefined, this.rowPool);
     this.maxSegmentRows = Math.max(config.segmentRows, Math.min(config.segmentRows * MAX_SEGMENT_FACTOR, Math.floor(config.maxRows / 16)));
     // A merge briefly holds both inputs and its output: small slabs keep that transient (and what the
     // allocator may keep of freed slabs) small, while scans still see few segments.
@@ -60,9 +63,11 @@ export class SegmentSet {
   seal(): void {
     const open = this.open;
     // The next open segment will likely fill its own slab like this one did: start it at that size (plus slack).
-    this.open = new OpenSegment(this.hotCount, Math.min(open.ownBytes * 1.1, this.maxSegmentBytes));
+    this.open = new OpenSegment(this.hotCount, Math.min(open.ownBytes * 1.1, this.maxSegmentBytes), this.rowPool);
     this.sampleCodec(open);
     const seg = sealOpen(open, this.wm, this.codec, this.slabs);
+    // Its rows are copied now: the batch buffers it referenced can take other bodies' rows.
+    this.rowPool.released(open.referenced());
     if (seg !== null) {
       this.segments.push(seg);
       this.compact();
@@ -324,7 +329,7 @@ export class SegmentSet {
       this.segKeys.set(seg, p.key.replace(/\.e\d+$/, ''));
       this.segments.push(seg);
     }
-    this.open = new OpenSegment(this.hotCount);
+    this.open = new OpenSegment(this.hotCount, undefined, this.rowPool);
     head.refill(this.open);
     this.open.hide(this.wm);
   }

@@ -21,6 +21,7 @@ import { runsOfSnapshot, type RowRun } from './scan-runs.ts';
 import { decodeHead, encodeHead, type ImagePart } from './source-image.ts';
 import { randomBytes } from 'node:crypto';
 import { batchShapes, batchStrings, hotValueOf, runTransform, transformRequest, type TransformRequest } from './byte-batch.ts';
+import { POOL_MIN_BYTES } from './row-pool.ts';
 import { metaStride, type NativeBatch } from './native-ingest.ts';
 import { ShapeCache } from './schema-replay.ts';
 import { mergeFigures, pidFigures, type Figures } from './project-figures.ts';
@@ -35,6 +36,11 @@ export interface ByteIngestOptions {
   checkCount?: (n: number) => void;
   /** As ingest()'s beforeCommit. */
   beforeCommit?: BeforeCommit;
+  /**
+   * The batch's rows fill a buffer made elsewhere (the transform thread's, its whole ArrayBuffer): held by
+   * the source's row pool while the open segment references it, then handed to this (to go back there).
+   */
+  rowsHome?: (buf: Buffer) => void;
 }
 
 /**
@@ -184,7 +190,15 @@ export class SourceStore {
    */
   ingestBytes(body: Buffer, ndjson: boolean, nowUs: number, opts: ByteIngestOptions = {}): IngestResult | string {
     const seed = opts.idSeed ?? randomBytes(16);
-    return this.ingestTransformed(runTransform(this.transformRequest(body, ndjson, opts.fillUs ?? nowUs, seed)), nowUs, opts);
+    const req = this.transformRequest(body, ndjson, opts.fillUs ?? nowUs, seed);
+    // A big body's rows go into one of the source's row buffers (the open segment holds it while it references them).
+    const pool = this.rows.rowPool;
+    if (body.length >= POOL_MIN_BYTES) req.rowsInto = pool.take(body.length);
+    try {
+      return this.ingestTransformed(runTransform(req), nowUs, opts);
+    } finally {
+      if (req.rowsInto) pool.drop(req.rowsInto);
+    }
   }
 
   /** What the addon needs to transform `body` for this source (on this thread or the transform thread). */
@@ -199,6 +213,17 @@ export class SourceStore {
   ingestTransformed(b: NativeBatch | string, nowUs: number, opts: ByteIngestOptions = {}): IngestResult | string {
     // A declined body changes nothing here (the reference path raises the watermark itself).
     if (typeof b === 'string') return b;
+    if (opts.rowsHome === undefined) return this.storeTransformed(b, nowUs, opts);
+    const pool = this.rows.rowPool;
+    pool.adopt(b.rows, opts.rowsHome);
+    try {
+      return this.storeTransformed(b, nowUs, opts);
+    } finally {
+      pool.drop(b.rows);
+    }
+  }
+
+  private storeTransformed(b: NativeBatch, nowUs: number, opts: ByteIngestOptions): IngestResult | string {
     opts.checkCount?.(b.n);
     this.rows.raiseWatermark(nowUs - this.config.retentionUs);
     const stride = metaStride(this.hotPaths.length);
@@ -397,7 +422,7 @@ export class SourceStore {
 
   /** Everything this source holds: segments, the open buffers, dictionaries, schema and codec. */
   residentBytes(): number {
-    let n = this.rows.open.residentBytes + this.rows.slabs.spareBytes + this.hot.bytes + this.projects.names.length * 64 + this.schemaTree.approxBytes;
+    let n = this.rows.open.residentBytes + this.rows.slabs.spareBytes + this.rows.rowPool.spareBytes + this.hot.bytes + this.projects.names.length * 64 + this.schemaTree.approxBytes;
     for (const s of this.rows.segments) n += s.bytes;
     if (this.rows.codec !== null) n += this.rows.codec.residentBytes;
     return n;
@@ -422,8 +447,9 @@ export class SourceStore {
     let oldest: Segment | null = null;
     for (const s of this.rows.segments) if (oldest === null || s.maxTs < oldest.maxTs) oldest = s;
     const step = Math.max(1, Math.min(bytes, oldest === null ? phys : oldest.bytes));
-    // Over budget: the spare seal slab goes first (it holds no rows).
+    // Over budget: the spare seal slab and row buffers go first (they hold no rows).
     this.rows.slabs.dropSpares();
+    this.rows.rowPool.dropSpares();
     this.rows.enforceCapacity(this.config.maxRows, Math.max(0, phys - step));
     this.compactHotDicts();
     this.pruneSchema();

@@ -15,6 +15,9 @@ export interface BodyCrc {
   value: number | null;
 }
 
+/** Row buffers waiting to go back to the thread, at most (the thread keeps 16 MiB of spares). */
+const MAX_BACK_BYTES = 16 * 1024 * 1024;
+
 /** A byte view posted across threads arrives as a plain Uint8Array: the store reads Buffers. */
 function asBuffer(v: Uint8Array): Buffer {
   return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
@@ -41,6 +44,20 @@ export class TransformThread {
   private posts = 0;
   /** Blocks asked for in this tick, posted together when it ends (see compress). */
   private blocks: BlockJob[] = [];
+  /** Row buffers free again (their rows sealed), posted back with the next body (see rowsHome). */
+  private back: ArrayBuffer[] = [];
+  private backBytes = 0;
+  /** Row buffers posted back (tests). */
+  returned = 0;
+  /**
+   * Where a pooled batch's rows buffer (NativeBatch.pooled) goes once the source's row pool frees it: back
+   * to the thread with the next body, which writes rows into it again (at most MAX_BACK_BYTES wait).
+   */
+  readonly rowsHome = (buf: Buffer): void => {
+    if (this.failed || this.closing || !ownsItsMemory(buf) || this.backBytes + buf.length > MAX_BACK_BYTES) return;
+    this.back.push(buf.buffer as ArrayBuffer);
+    this.backBytes += buf.length;
+  };
 
   private constructor(private readonly worker: Worker, private readonly onFail: (e: Error) => void) {
     worker.on('message', (m: TransformAnswer) => {
@@ -89,10 +106,19 @@ export class TransformThread {
     const given = !shared && lend && ownsItsMemory(req.body);
     const body = shared ? new Uint8Array(req.body.buffer, req.body.byteOffset, req.body.byteLength)
       : given ? new Uint8Array(req.body.buffer) : new Uint8Array(req.body);
-    const job: TransformJob = { id, req: { ...req, body: body as Buffer, idSeed: new Uint8Array(req.idSeed) as Buffer }, ...(given ? { lent: true } : {}), ...(crc ? { crcSeed: crc.seed } : {}) };
+    const back = this.back;
+    if (back.length > 0) {
+      this.back = [];
+      this.backBytes = 0;
+      this.returned += back.length;
+    }
+    const job: TransformJob = {
+      id, req: { ...req, body: body as Buffer, idSeed: new Uint8Array(req.idSeed) as Buffer }, ...(given ? { lent: true } : {}), ...(crc ? { crcSeed: crc.seed } : {}),
+      ...(back.length > 0 ? { back: back.map((ab) => new Uint8Array(ab)) } : {}),
+    };
     return new Promise<NativeBatch | string>((resolve, reject) => {
       this.track(id, { resolve: (b) => resolve(b as NativeBatch | string), reject, ...(given ? { lent: req } : {}), ...(crc ? { crc } : {}) });
-      this.worker.postMessage(job, shared ? [] : [body.buffer as ArrayBuffer]);
+      this.worker.postMessage(job, shared ? back : [body.buffer as ArrayBuffer, ...back]);
       this.posts++;
     });
   }

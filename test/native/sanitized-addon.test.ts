@@ -20,6 +20,8 @@ const FILES = [
   'test/store/transfer-batch.test.ts',
   'test/store/head-image-bytes.test.ts',
   'test/store/open-segment-byteless.test.ts',
+  'test/store/row-pool.test.ts',
+  'test/store/thread-row-pool.test.ts',
   'test/core/crc32.test.ts',
   'test/core/copy-bytes.test.ts',
   'test/fuzz/fuzz.test.ts',

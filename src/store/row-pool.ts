@@ -1,0 +1,140 @@
+// A source's row buffers, used again: the ingest addon writes a body's rows into one (rowsInto), the open
+// segment references them, and once its seal has copied them and no reader can hold them they come back
+// here, so the next bodies write into pages already faulted in (bench/INGEST.md, round 16).
+
+import { readsPinned } from './read-pins.ts';
+
+/** Bodies smaller than this are transformed into the addon's own memory (their rows are copied, not referenced). */
+export const POOL_MIN_BYTES = 64 * 1024;
+/** Spares at most this many times the bytes asked for are handed out (a bigger one would hold pages idle). */
+const MAX_OVERSIZE = 2;
+/** Rounding of a fresh buffer's size, so buffers of bodies of about one size serve each other. */
+const ROUND = 64 * 1024;
+/** A pool with no take for this long gives its spares back (only sustained ingest gains from them). */
+export const ROW_POOL_IDLE_MS = 1000;
+
+/**
+ * Row buffers with reference counts. take() hands out a buffer holding one reference (the taker's, dropped
+ * once its body is stored or declined); the open segment holds one per buffer it references and drops them
+ * at its seal, only when no reader is paused (read-pins.ts): a paused reader may hold views of its rows.
+ * A buffer whose count reaches zero is spare again (up to maxSpareBytes, the newest kept); one whose count
+ * never does (its segment sealed while a reader was paused) is left to the collector.
+ */
+export class RowPool {
+  private readonly refs = new WeakMap<ArrayBuffer, number>();
+  /** Where a buffer made elsewhere goes once free (the transform thread's, posted back), instead of the spares. */
+  private readonly homes = new WeakMap<ArrayBuffer, (buf: Buffer) => void>();
+  private spare: Buffer[] = [];
+  private spareTotal = 0;
+  private takes = 0;
+  private idle: ReturnType<typeof setTimeout> | null = null;
+  /** Buffers handed out again (tests, benches). */
+  reused = 0;
+
+  constructor(private readonly maxSpareBytes = 8 * 1024 * 1024) {}
+
+  /** The buffer a body of `bodyBytes` gets its rows written into: a spare when one fits, else a fresh one. */
+  take(bodyBytes: number): Buffer {
+    this.takes++;
+    const need = rowsReserve(bodyBytes);
+    let best = -1;
+    for (let i = 0; i < this.spare.length; i++) {
+      const len = this.spare[i]!.length;
+      if (len >= need && len <= MAX_OVERSIZE * need && (best < 0 || len < this.spare[best]!.length)) best = i;
+    }
+    let buf: Buffer;
+    if (best >= 0) {
+      buf = this.spare.splice(best, 1)[0]!;
+      this.spareTotal -= buf.length;
+      this.reused++;
+    } else {
+      buf = Buffer.allocUnsafeSlow(Math.ceil(need / ROUND) * ROUND);
+    }
+    this.refs.set(buf.buffer as ArrayBuffer, 1);
+    return buf;
+  }
+
+  /**
+   * Takes in `view`'s buffer, made elsewhere (the transform thread wrote rows into it), holding the taker's
+   * reference: once free it goes to `home`, not to the spares.
+   */
+  adopt(view: Uint8Array, home: (buf: Buffer) => void): void {
+    const ab = view.buffer as ArrayBuffer;
+    if (this.refs.has(ab) || !(ab instanceof ArrayBuffer)) return;
+    this.refs.set(ab, 1);
+    this.homes.set(ab, home);
+  }
+
+  /** One more reference to the pool buffer `view` lies in (none when it is not one of this pool's). */
+  hold(view: Uint8Array): void {
+    const ab = view.buffer as ArrayBuffer;
+    const n = this.refs.get(ab);
+    if (n !== undefined) this.refs.set(ab, n + 1);
+  }
+
+  /** One reference fewer; at none the buffer is spare again. */
+  drop(view: Uint8Array): void {
+    const ab = view.buffer as ArrayBuffer;
+    const n = this.refs.get(ab);
+    if (n === undefined) return;
+    if (n > 1) {
+      this.refs.set(ab, n - 1);
+      return;
+    }
+    this.refs.delete(ab);
+    const home = this.homes.get(ab);
+    if (home !== undefined) {
+      this.homes.delete(ab);
+      home(Buffer.from(ab));
+      return;
+    }
+    if (ab.byteLength > this.maxSpareBytes) return;
+    this.spare.push(Buffer.from(ab));
+    this.spareTotal += ab.byteLength;
+    while (this.spareTotal > this.maxSpareBytes) this.spareTotal -= this.spare.shift()!.length;
+    this.armIdle();
+  }
+
+  /**
+   * The open segment's references dropped at its seal (`views`: the buffers it referenced), once its rows
+   * are copied; with a reader paused they are kept (never dropped) and the collector frees the buffers.
+   */
+  released(views: readonly Uint8Array[]): void {
+    if (readsPinned()) {
+      for (const v of views) {
+        this.refs.delete(v.buffer as ArrayBuffer);
+        this.homes.delete(v.buffer as ArrayBuffer);
+      }
+      return;
+    }
+    for (const v of views) this.drop(v);
+  }
+
+  /** Bytes of the spares held for reuse (the store counts them: they stay resident). */
+  get spareBytes(): number {
+    return this.spareTotal;
+  }
+
+  /** Forgets the spares (a shrinking memory budget gives their pages back). */
+  dropSpares(): void {
+    this.spare = [];
+    this.spareTotal = 0;
+  }
+
+  /** After ROW_POOL_IDLE_MS with no take, the spares go. */
+  private armIdle(): void {
+    if (this.idle !== null) return;
+    const takes = this.takes;
+    this.idle = setTimeout(() => {
+      this.idle = null;
+      if (this.takes === takes) this.dropSpares();
+      else if (this.spare.length > 0) this.armIdle();
+    }, ROW_POOL_IDLE_MS);
+    this.idle.unref();
+  }
+}
+
+/** The room the addon reserves for a body's rows before writing them (transform.c: n + n/8 + 1024). */
+export function rowsReserve(bodyBytes: number): number {
+  return bodyBytes + Math.floor(bodyBytes / 8) + 1024;
+}
