@@ -61,42 +61,48 @@ static void free_rows(napi_env env, void *data, void *hint) {
   free(data);
 }
 
+/* A N-API call of result_object: on failure (a thread being terminated refuses to make values) NULL goes back,
+ * never a write through a pointer the call did not set (an unchecked arraybuffer once crashed a shutdown). */
+#define OK(call) do { if ((call) != napi_ok) return NULL; } while (0)
+
 static napi_value result_object(napi_env env, ctx_t *c, int copy_rows) {
   napi_value obj, v, ab;
-  void *data;
-  if (napi_create_object(env, &obj) != napi_ok) return NULL;
-  napi_create_uint32(env, (uint32_t)c->events, &v);
-  napi_set_named_property(env, obj, "n", v);
+  void *data = NULL;
+  OK(napi_create_object(env, &obj));
+  OK(napi_create_uint32(env, (uint32_t)c->events, &v));
+  OK(napi_set_named_property(env, obj, "n", v));
   if (c->no_rows) {
-    napi_create_double(env, c->no_rows_bytes, &v);
-    napi_set_named_property(env, obj, "noRowsBytes", v);
+    OK(napi_create_double(env, c->no_rows_bytes, &v));
+    OK(napi_set_named_property(env, obj, "noRowsBytes", v));
   }
   /* The rows (the bulk of the output) are handed over without a copy; V8 frees them with the Buffer. With
    * copy_rows (the transform thread, which posts them on) they are copied into a Buffer of their own instead,
    * one that can be transferred, and this thread's row buffer is kept for its next body. */
   if (c->rows.borrowed) {
     /* Written into the caller's rowsInto Buffer (it fitted): only their length goes back. */
-    napi_create_double(env, (double)c->rows.n, &v);
-    napi_set_named_property(env, obj, "rowsInto", v);
+    OK(napi_create_double(env, (double)c->rows.n, &v));
+    OK(napi_set_named_property(env, obj, "rowsInto", v));
   } else if (copy_rows) {
-    napi_create_buffer_copy(env, c->rows.n, c->rows.p ? (void *)c->rows.p : (void *)"", NULL, &v);
+    OK(napi_create_buffer_copy(env, c->rows.n, c->rows.p ? (void *)c->rows.p : (void *)"", NULL, &v));
   } else if (c->rows.n > 0 && napi_create_external_buffer(env, c->rows.n, c->rows.p, free_rows, NULL, &v) == napi_ok) {
     c->rows.p = NULL;
     c->rows.n = c->rows.cap = 0;
   } else {
-    napi_create_buffer_copy(env, c->rows.n, c->rows.p ? (void *)c->rows.p : (void *)"", NULL, &v);
+    OK(napi_create_buffer_copy(env, c->rows.n, c->rows.p ? (void *)c->rows.p : (void *)"", NULL, &v));
   }
-  if (!c->rows.borrowed) napi_set_named_property(env, obj, "rows", v);
-  napi_create_arraybuffer(env, c->nmeta * sizeof(double), &data, &ab);
+  if (!c->rows.borrowed) OK(napi_set_named_property(env, obj, "rows", v));
+  OK(napi_create_arraybuffer(env, c->nmeta * sizeof(double), &data, &ab));
   if (c->nmeta) memcpy(data, c->meta, c->nmeta * sizeof(double));
-  napi_create_typedarray(env, napi_float64_array, c->nmeta, ab, 0, &v);
-  napi_set_named_property(env, obj, "meta", v);
-  napi_create_buffer_copy(env, c->strs.data.n, c->strs.data.p ? (void *)c->strs.data.p : (void *)"", NULL, &v);
-  napi_set_named_property(env, obj, "strs", v);
-  napi_set_named_property(env, obj, "strEnds", u32_array(env, c->strs.ends, c->strs.n));
-  napi_create_buffer_copy(env, c->descs.data.n, c->descs.data.p ? (void *)c->descs.data.p : (void *)"", NULL, &v);
-  napi_set_named_property(env, obj, "descs", v);
-  napi_set_named_property(env, obj, "descEnds", u32_array(env, c->descs.ends, c->descs.n));
+  OK(napi_create_typedarray(env, napi_float64_array, c->nmeta, ab, 0, &v));
+  OK(napi_set_named_property(env, obj, "meta", v));
+  OK(napi_create_buffer_copy(env, c->strs.data.n, c->strs.data.p ? (void *)c->strs.data.p : (void *)"", NULL, &v));
+  OK(napi_set_named_property(env, obj, "strs", v));
+  if ((v = u32_array(env, c->strs.ends, c->strs.n)) == NULL) return NULL;
+  OK(napi_set_named_property(env, obj, "strEnds", v));
+  OK(napi_create_buffer_copy(env, c->descs.data.n, c->descs.data.p ? (void *)c->descs.data.p : (void *)"", NULL, &v));
+  OK(napi_set_named_property(env, obj, "descs", v));
+  if ((v = u32_array(env, c->descs.ends, c->descs.n)) == NULL) return NULL;
+  OK(napi_set_named_property(env, obj, "descEnds", v));
   return obj;
 }
 
