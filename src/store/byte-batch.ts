@@ -40,6 +40,8 @@ export function transformRequest(body: Buffer, ndjson: boolean, def: SourceDef, 
 export function runTransform(r: TransformRequest): NativeBatch | string {
   if (!Number.isSafeInteger(r.fillUs)) return 'a fill-in time that is not an integer';
   const b = INGEST_ADDON.transform(r.body, r.ndjson, r.maxEventDepth, r.maxStringBytes, r.fillUs, r.projectPath, r.hotPaths, r.idSeed, r.noRows === true, r.copyRows === true, r.rowsInto);
+  // Nothing comes back only when N-API refused to make the result (the thread is being stopped).
+  if ((b as NativeBatch | string | undefined) === undefined) throw new Error('the ingest addon made no result: its thread is stopping');
   if (typeof b !== 'string' && b.rowsInto !== undefined) {
     b.rows = r.rowsInto!.subarray(0, b.rowsInto);
   }
