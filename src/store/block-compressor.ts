@@ -11,7 +11,10 @@ export const SLICE_MS = 2;
 /** Raw bytes queued before a slice keeps compressing past its time (about one seal of big events). */
 export const MAX_PENDING_BYTES = 16 * 1024 * 1024;
 
-/** Compresses a block's raw bytes with its codec's settings elsewhere (the transform thread); resolves with the frame. */
+/**
+ * Compresses a block's raw bytes with its codec's settings elsewhere (the transform thread); resolves with the
+ * frame. `raw` is not given over: it may be a view of a slab that is written again once the block is compressed.
+ */
 export type OffThreadCompress = (raw: Uint8Array, codec: BlockCodec) => Promise<Buffer>;
 
 let offThread: OffThreadCompress | null = null;
@@ -70,8 +73,9 @@ function handOver(f: OffThreadCompress): void {
     if (raw === null) { pendingBytes -= b.rawLen; compressed++; continue; }
     flying += b.rawLen;
     inFlight.add(b);
-    // A copy of just this block's bytes (the raw view shares its build's slab).
-    f(new Uint8Array(raw), b.codec).then(
+    // The raw view shares its build's slab: f copies what it sends (the slab is written again only once
+    // every block of it is compressed, so the view holds until the answer).
+    f(raw, b.codec).then(
       // Each answer may be the one a compressionCaughtUp caller waits for (no slice may run after it).
       (comp) => { if (inFlight.delete(b)) { pendingBytes -= b.rawLen; b.adopt(comp); compressed++; wakeWaiters(); } },
       () => { if (inFlight.delete(b)) { pendingBytes -= b.rawLen; b.compress(); compressed++; wakeWaiters(); } },

@@ -3,57 +3,43 @@
 // here, so the next bodies write into pages already faulted in (bench/INGEST.md, round 16).
 
 import { readsPinned } from './read-pins.ts';
+import { SpareBuffers, roundUp } from './spare-buffers.ts';
 
 /** Bodies smaller than this are transformed into the addon's own memory (their rows are copied, not referenced). */
 export const POOL_MIN_BYTES = 64 * 1024;
-/** Spares at most this many times the bytes asked for are handed out (a bigger one would hold pages idle). */
-const MAX_OVERSIZE = 2;
 /** Rounding of a fresh buffer's size, so buffers of bodies of about one size serve each other. */
-const ROUND = 64 * 1024;
-/** A pool with no take for this long gives its spares back (only sustained ingest gains from them). */
-export const ROW_POOL_IDLE_MS = 1000;
+export const ROW_BUFFER_ROUND = 64 * 1024;
 
 /**
  * Row buffers with reference counts. take() hands out a buffer holding one reference (the taker's, dropped
  * once its body is stored or declined); the open segment holds one per buffer it references and drops them
  * at its seal, only when no reader is paused (read-pins.ts): a paused reader may hold views of its rows.
- * A buffer whose count reaches zero is spare again (up to maxSpareBytes, the newest kept); one whose count
- * never does (its segment sealed while a reader was paused) is left to the collector.
+ * A buffer whose count reaches zero is spare again; one whose count never does (its segment sealed while a
+ * reader was paused) is left to the collector.
  */
 export class RowPool {
   private readonly refs = new WeakMap<ArrayBuffer, number>();
   /** Where a buffer made elsewhere goes once free (the transform thread's, posted back), instead of the spares. */
   private readonly homes = new WeakMap<ArrayBuffer, (buf: Buffer) => void>();
-  private spare: Buffer[] = [];
-  private spareTotal = 0;
-  private takes = 0;
-  private idle: ReturnType<typeof setTimeout> | null = null;
-  /** Buffers handed out again (tests, benches). */
-  reused = 0;
+  private readonly spare: SpareBuffers;
 
   /**
    * `maxSpareBytes`: a seal gives back its whole segment's buffers at once (edge events: ~9 MB of 4096 rows), which
    * the next bodies take again; 8 MiB dropped part of them (demo events in-process: 0.19 faults/event against 0.14).
    */
-  constructor(private readonly maxSpareBytes = 16 * 1024 * 1024) {}
+  constructor(maxSpareBytes = 16 * 1024 * 1024) {
+    this.spare = new SpareBuffers(maxSpareBytes);
+  }
+
+  /** Buffers handed out again (tests, benches). */
+  get reused(): number {
+    return this.spare.reused;
+  }
 
   /** The buffer a body of `bodyBytes` gets its rows written into: a spare when one fits, else a fresh one. */
   take(bodyBytes: number): Buffer {
-    this.takes++;
     const need = rowsReserve(bodyBytes);
-    let best = -1;
-    for (let i = 0; i < this.spare.length; i++) {
-      const len = this.spare[i]!.length;
-      if (len >= need && len <= MAX_OVERSIZE * need && (best < 0 || len < this.spare[best]!.length)) best = i;
-    }
-    let buf: Buffer;
-    if (best >= 0) {
-      buf = this.spare.splice(best, 1)[0]!;
-      this.spareTotal -= buf.length;
-      this.reused++;
-    } else {
-      buf = Buffer.allocUnsafeSlow(Math.ceil(need / ROUND) * ROUND);
-    }
+    const buf = this.spare.take(need) ?? Buffer.allocUnsafeSlow(roundUp(need, ROW_BUFFER_ROUND));
     this.refs.set(buf.buffer as ArrayBuffer, 1);
     return buf;
   }
@@ -92,11 +78,7 @@ export class RowPool {
       home(Buffer.from(ab));
       return;
     }
-    if (ab.byteLength > this.maxSpareBytes) return;
-    this.spare.push(Buffer.from(ab));
-    this.spareTotal += ab.byteLength;
-    while (this.spareTotal > this.maxSpareBytes) this.spareTotal -= this.spare.shift()!.length;
-    this.armIdle();
+    this.spare.give(Buffer.from(ab));
   }
 
   /**
@@ -116,25 +98,12 @@ export class RowPool {
 
   /** Bytes of the spares held for reuse (the store counts them: they stay resident). */
   get spareBytes(): number {
-    return this.spareTotal;
+    return this.spare.bytes;
   }
 
   /** Forgets the spares (a shrinking memory budget gives their pages back). */
   dropSpares(): void {
-    this.spare = [];
-    this.spareTotal = 0;
-  }
-
-  /** After ROW_POOL_IDLE_MS with no take, the spares go. */
-  private armIdle(): void {
-    if (this.idle !== null) return;
-    const takes = this.takes;
-    this.idle = setTimeout(() => {
-      this.idle = null;
-      if (this.takes === takes) this.dropSpares();
-      else if (this.spare.length > 0) this.armIdle();
-    }, ROW_POOL_IDLE_MS);
-    this.idle.unref();
+    this.spare.drop();
   }
 }
 

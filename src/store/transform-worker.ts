@@ -40,7 +40,7 @@ export type TransformAnswer =
   | { answers: BlockAnswer[] };
 
 /** A block of a batch compressed, or the error it threw. */
-export type BlockAnswer = { id: number; comp: Uint8Array } | { id: number; error: string };
+export type BlockAnswer = { id: number; comp: Uint8Array; carrier?: Uint8Array } | { id: number; error: string; carrier?: Uint8Array };
 
 /** Compressors by the main thread's codec number, made from the settings its first block brings. */
 const compressors = new Map<number, Compressor>();
@@ -65,12 +65,15 @@ function answerBlocks(jobs: BlockJob[]): void {
   const answers: BlockAnswer[] = [];
   const transfer: ArrayBuffer[] = [];
   for (const { id, block } of jobs) {
+    // The block's bytes came in a carrier buffer of the main thread's: it goes back with the answer, to carry others.
+    const carrier = new Uint8Array(block.raw.buffer);
+    transfer.push(carrier.buffer as ArrayBuffer);
     try {
       const comp = compressBlock(block);
-      answers.push({ id, comp });
+      answers.push({ id, comp, carrier });
       transfer.push(comp.buffer as ArrayBuffer);
     } catch (e) {
-      answers.push({ id, error: e instanceof Error ? e.message : String(e) });
+      answers.push({ id, error: e instanceof Error ? e.message : String(e), carrier });
     }
   }
   parentPort!.postMessage({ answers } satisfies TransformAnswer, transfer);
