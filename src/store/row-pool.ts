@@ -46,13 +46,15 @@ export class RowPool {
 
   /**
    * Takes in `view`'s buffer, made elsewhere (the transform thread wrote rows into it), holding the taker's
-   * reference: once free it goes to `home`, not to the spares.
+   * reference: once free it goes to `home`, not to the spares. False (nothing taken in) when the buffer is
+   * known already: the caller then holds no reference to drop.
    */
-  adopt(view: Uint8Array, home: (buf: Buffer) => void): void {
+  adopt(view: Uint8Array, home: (buf: Buffer) => void): boolean {
     const ab = view.buffer as ArrayBuffer;
-    if (this.refs.has(ab) || !(ab instanceof ArrayBuffer)) return;
+    if (this.refs.has(ab) || !(ab instanceof ArrayBuffer)) return false;
     this.refs.set(ab, 1);
     this.homes.set(ab, home);
+    return true;
   }
 
   /** One more reference to the pool buffer `view` lies in (none when it is not one of this pool's). */

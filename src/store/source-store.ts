@@ -215,7 +215,7 @@ export class SourceStore {
     if (typeof b === 'string') return b;
     if (opts.rowsHome === undefined) return this.storeTransformed(b, nowUs, opts);
     const pool = this.rows.rowPool;
-    pool.adopt(b.rows, opts.rowsHome);
+    if (!pool.adopt(b.rows, opts.rowsHome)) return this.storeTransformed(b, nowUs, opts);
     try {
       return this.storeTransformed(b, nowUs, opts);
     } finally {

@@ -52,6 +52,21 @@ describe('row pool', () => {
     expect(pool.spareBytes).toBe(0);
   });
 
+  it('adopts a buffer made elsewhere once, and sends it home when free', () => {
+    const pool = new RowPool();
+    const home: Buffer[] = [];
+    const made = Buffer.allocUnsafeSlow(100_000);
+    expect(pool.adopt(made.subarray(0, 10), (b) => home.push(b))).toBe(true);
+    expect(pool.adopt(made, (b) => home.push(b))).toBe(false); // known already: no second reference
+    pool.hold(made);
+    pool.drop(made);
+    expect(home).toEqual([]);
+    pool.released([made]);
+    expect(home.length).toBe(1);
+    expect(home[0]!.buffer).toBe(made.buffer);
+    expect(pool.spareBytes).toBe(0); // home, not a spare
+  });
+
   it('a seal while a reader is paused never gives its buffers back', () => {
     const pool = new RowPool();
     const a = pool.take(100_000);

@@ -42,6 +42,18 @@ describe('row buffers of the transform thread', () => {
     expect(snapshot(t.fast)).toEqual(snapshot(t.ref));
   });
 
+  it('buffers waiting to go back are let go when no body follows within a second', async () => {
+    const t = twinStores('edge.logs.prod', { segmentRows: 150 });
+    for (let k = 0; k < 4; k++) {
+      const b = await thread.transform(t.fast.transformRequest(body(100 + k, 150), false, NOW, Buffer.alloc(16, k)));
+      expect(typeof b !== 'string' && b.pooled).toBe(true);
+      t.fast.ingestTransformed(b, NOW, { rowsHome: thread.rowsHome }); // each fills a segment: sealed, its buffer free
+    }
+    expect(thread.waitingBackBytes).toBeGreaterThan(0);
+    await new Promise((r) => setTimeout(r, 2200));
+    expect(thread.waitingBackBytes).toBe(0);
+  });
+
   it('small bodies are not pooled', async () => {
     const t = twinStores('edge.logs.prod');
     const b = await thread.transform(t.fast.transformRequest(body(0, 20), false, NOW, Buffer.alloc(16)));
