@@ -136,19 +136,19 @@ export class TransformThread {
     const body = shared ? new Uint8Array(req.body.buffer, req.body.byteOffset, req.body.byteLength)
       : given ? new Uint8Array(req.body.buffer) : new Uint8Array(req.body);
     this.bodies++;
-    const back = this.back;
-    if (back.length > 0) {
+    const freed = this.back;
+    if (freed.length > 0) {
       this.back = [];
       this.backBytes = 0;
-      this.returned += back.length;
+      this.returned += freed.length;
     }
     const job: TransformJob = {
       id, req: { ...req, body: body as Buffer, idSeed: new Uint8Array(req.idSeed) as Buffer }, ...(given ? { lent: true } : {}), ...(crc ? { crcSeed: crc.seed } : {}),
-      ...(back.length > 0 ? { back: back.map((ab) => new Uint8Array(ab)) } : {}),
+      ...(freed.length > 0 ? { freedRows: freed.map((ab) => new Uint8Array(ab)) } : {}),
     };
     return new Promise<NativeBatch | string>((resolve, reject) => {
       this.track(id, { resolve: (b) => resolve(b as NativeBatch | string), reject, ...(given ? { lent: req } : {}), ...(crc ? { crc } : {}) });
-      this.worker.postMessage(job, shared ? back : [body.buffer as ArrayBuffer, ...back]);
+      this.worker.postMessage(job, shared ? freed : [body.buffer as ArrayBuffer, ...freed]);
       this.posts++;
     });
   }

@@ -14,7 +14,7 @@ import type { BlockTuning } from './block-codec.ts';
  * A job posted to the thread: one body to transform, or sealed blocks' raw bytes to compress. With
  * `crcSeed`, the answer brings the body's CRC-32 continued from that seed (the write-ahead log's checksum).
  */
-export type TransformJob = { id: number; req: TransformRequest; lent?: true; crcSeed?: number; back?: Uint8Array[] } | { blocks: BlockJob[] };
+export type TransformJob = { id: number; req: TransformRequest; lent?: true; crcSeed?: number; freedRows?: Uint8Array[] } | { blocks: BlockJob[] };
 
 /** One block of a batch of blocks to compress (posted together: a message costs ~15 µs of CPU on each side). */
 export interface BlockJob { id: number; block: CompressJob }
@@ -80,7 +80,7 @@ function answerBlocks(jobs: BlockJob[]): void {
 }
 
 /** Row buffers the main thread gave back once the rows written into them were sealed (row-pool.ts). */
-const rowBuffers = new ThreadRowBuffers();
+const rowSpares = new ThreadRowBuffers();
 
 function answer(job: TransformJob): void {
   if ('blocks' in job) {
@@ -88,7 +88,7 @@ function answer(job: TransformJob): void {
     return;
   }
   const { req } = job;
-  if (job.back) rowBuffers.given(job.back);
+  if (job.freedRows) rowSpares.given(job.freedRows);
   // A lent body goes back with the answer, whatever it is (the main thread logs it or parses it).
   const back = job.lent ? { body: req.body as Uint8Array } : {};
   // Read before the body is transferred back; the main thread's log writes these very bytes.
@@ -100,10 +100,10 @@ function answer(job: TransformJob): void {
     // Posted as Uint8Arrays (a Buffer arrives as one): the addon takes Buffers.
     // copyRows: the rows come in a transferable Buffer of their own, written through this thread's kept row buffer.
     // A big body's rows go straight into a row buffer (transferred as it is); others via the kept buffer (copyRows).
-    const into = rowBuffers.take(req.body.byteLength);
+    const into = rowSpares.take(req.body.byteLength);
     const b = runTransform({ ...req, body: Buffer.from(req.body.buffer, req.body.byteOffset, req.body.byteLength), idSeed: Buffer.from(req.idSeed.buffer, req.idSeed.byteOffset, req.idSeed.byteLength), copyRows: true, ...(into ? { rowsInto: into } : {}) });
     const pooled = into !== null && typeof b !== 'string' && b.rows.buffer === into.buffer;
-    if (into !== null && !pooled) rowBuffers.given([into]); // not used (declined, or the rows outgrew it)
+    if (into !== null && !pooled) rowSpares.given([into]); // not used (declined, or the rows outgrew it)
     if (typeof b === 'string') msg = { id: job.id, declined: b, ...back, ...sum };
     else {
       if (pooled) b.pooled = true;
