@@ -10,8 +10,7 @@ export const SPARE_IDLE_MS = 1000;
 export class SpareBuffers {
   private spare: Buffer[] = [];
   private total = 0;
-  private takes = 0;
-  private idle: ReturnType<typeof setTimeout> | null = null;
+  private readonly idle = new IdleDrop(() => this.drop(), () => this.spare.length > 0);
   /** Buffers handed out again (tests, benches). */
   reused = 0;
 
@@ -20,7 +19,7 @@ export class SpareBuffers {
 
   /** The smallest spare of `need` to MAX_OVERSIZE × `need` bytes, taken out; null when none fits. */
   take(need: number): Buffer | null {
-    this.takes++;
+    this.idle.use();
     let best = -1;
     for (let i = 0; i < this.spare.length; i++) {
       const len = this.spare[i]!.length;
@@ -39,7 +38,7 @@ export class SpareBuffers {
     this.spare.push(buf);
     this.total += buf.length;
     while (this.total > this.maxBytes) this.total -= this.spare.shift()!.length;
-    this.armIdle();
+    this.idle.arm();
   }
 
   /** Bytes of the spares kept. */
@@ -52,16 +51,31 @@ export class SpareBuffers {
     this.spare = [];
     this.total = 0;
   }
+}
 
-  private armIdle(): void {
-    if (this.idle !== null) return;
-    const takes = this.takes;
-    this.idle = setTimeout(() => {
-      this.idle = null;
-      if (this.takes === takes) this.drop();
-      else if (this.spare.length > 0) this.armIdle();
+/**
+ * Calls `drop` once SPARE_IDLE_MS pass with no use() since arm() (checked again, while `pending()`, for
+ * as long as uses go on): what is kept only for sustained work goes when the work stops.
+ */
+export class IdleDrop {
+  private uses = 0;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(private readonly drop: () => void, private readonly pending: () => boolean) {}
+
+  use(): void {
+    this.uses++;
+  }
+
+  arm(): void {
+    if (this.timer !== null) return;
+    const uses = this.uses;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      if (this.uses === uses) this.drop();
+      else if (this.pending()) this.arm();
     }, SPARE_IDLE_MS);
-    this.idle.unref();
+    this.timer.unref();
   }
 }
 

@@ -6,7 +6,7 @@ import type { TransformRequest } from './byte-batch.ts';
 import type { NativeBatch } from './native-ingest.ts';
 import type { BlockAnswer, BlockJob, CompressJob, TransformAnswer, TransformJob } from './transform-worker.ts';
 import type { BlockCodec } from './block-codec.ts';
-import { SPARE_IDLE_MS, SpareBuffers, roundUp } from './spare-buffers.ts';
+import { IdleDrop, SpareBuffers, roundUp } from './spare-buffers.ts';
 
 type Pending = { resolve: (b: NativeBatch | string | Buffer) => void; reject: (e: Error) => void; lent?: TransformRequest; crc?: BodyCrc };
 
@@ -63,25 +63,10 @@ export class TransformThread {
     if (this.failed || this.closing || !ownsItsMemory(buf) || this.backBytes + buf.length > MAX_BACK_BYTES) return;
     this.back.push(buf.buffer as ArrayBuffer);
     this.backBytes += buf.length;
-    this.armBackIdle();
+    this.backIdle.arm();
   };
-  private backIdle: ReturnType<typeof setTimeout> | null = null;
-  /** Bodies posted so far. */
-  private bodies = 0;
-
-  /** Buffers waiting to go back go when no body is posted for SPARE_IDLE_MS (the thread's spares go then too). */
-  private armBackIdle(): void {
-    if (this.backIdle !== null) return;
-    const bodies = this.bodies;
-    this.backIdle = setTimeout(() => {
-      this.backIdle = null;
-      if (this.bodies === bodies) {
-        this.back = [];
-        this.backBytes = 0;
-      } else if (this.back.length > 0) this.armBackIdle();
-    }, SPARE_IDLE_MS);
-    this.backIdle.unref();
-  }
+  /** The buffers waiting to go back go when no body is posted for SPARE_IDLE_MS (the thread's spares go then too). */
+  private readonly backIdle = new IdleDrop(() => { this.back = []; this.backBytes = 0; }, () => this.back.length > 0);
 
   /** Bytes of row buffers waiting to go back to the thread (tests). */
   get waitingBackBytes(): number {
@@ -135,7 +120,7 @@ export class TransformThread {
     const given = !shared && lend && ownsItsMemory(req.body);
     const body = shared ? new Uint8Array(req.body.buffer, req.body.byteOffset, req.body.byteLength)
       : given ? new Uint8Array(req.body.buffer) : new Uint8Array(req.body);
-    this.bodies++;
+    this.backIdle.use();
     const freed = this.back;
     if (freed.length > 0) {
       this.back = [];
