@@ -140,7 +140,11 @@ static double row_bytes(const event_t *e, int64_t ts) {
   return (double)(n + (e->md ? e->md_json : 0) + (e->nex ? e->ex_json + 2 : 0));
 }
 
-/* intern(&c->descs, d) — first against the few descriptors interned last (same bytes, same id). */
+/* emit_event's answer for an unchecked scan of an event of a shape new to the batch: scan it again, checked. */
+#define RESCAN 2
+
+/* The descriptor's id — first against the few descriptors found last (same bytes, same id), then the batch's
+ * table; a checked scan's new descriptor is interned, an unchecked one's is not (-1: nothing added). */
 static long desc_id(scan_t *s, const bytes_t *d) {
   const intern_t *t = &s->c->descs;
   for (unsigned i = 0; i < 4 && i < s->nrecent; i++) {
@@ -148,12 +152,13 @@ static long desc_id(scan_t *s, const bytes_t *d) {
     uint32_t st = id ? t->ends[id - 1] : 0;
     if (t->ends[id] - st == d->n && memcmp(t->data.p + st, d->p, d->n) == 0) return id;
   }
-  long id = intern(&s->c->descs, d->p, d->n);
+  long id = s->checked ? intern(&s->c->descs, d->p, d->n) : intern_find(&s->c->descs, d->p, d->n);
   if (id >= 0) s->recent[s->nrecent++ & 3] = id;
   return id;
 }
 
-/* transform_event's no_rows outputs of a scanned event; BAIL (nothing counted) when a check needs the tape path. */
+/* transform_event's no_rows outputs of a scanned event; BAIL (nothing counted) when a check needs the tape path,
+ * RESCAN (nothing counted) when an unchecked scan found a descriptor the batch does not hold. */
 static int emit_event(scan_t *s, const event_t *e) {
   ctx_t *c = s->c;
   const uint8_t *in = s->in;
@@ -183,6 +188,7 @@ static int emit_event(scan_t *s, const event_t *e) {
   if (e->md) b_put(d, s->md.p, s->md.n);
   b_put(d, s->ex.p, s->ex.n);
   long did = d->oom ? -1 : desc_id(s, d);
+  if (did < 0 && !s->checked && !d->oom && !c->descs.oom) return RESCAN;
   long pid = did < 0 || !e->pj ? -1 : intern(&c->strs, pj, pjn);
   if (did < 0 || (e->pj && pid < 0)) return BAIL;
   double *m = c->meta + c->nmeta;
@@ -215,16 +221,22 @@ const char *scan_body(ctx_t *c, const uint8_t *in, size_t n) {
   s.in = in;
   const char *err = NULL;
   for (size_t st = 0; st <= n && !err;) {
-    const uint8_t *nl = memchr(in + st, '\n', n - st);
-    size_t end = nl ? (size_t)(nl - in) : n;
+    s.p = st;
+    size_t end = scan_line(&s, n);
     if (!blank(in + st, end - st)) {
       event_t e;
-      s.p = st;
-      s.end = end;
-      scan_line_bits(&s);
-      if (scan_event(&s, &e) || emit_event(&s, &e)) err = slow_line(c, in, st, end);
+      int r = scan_event(&s, &e);
+      if (r == 0) r = emit_event(&s, &e);
+      if (r == RESCAN) {
+        s.checked = 1;
+        s.p = st;
+        r = scan_event(&s, &e);
+        if (r == 0) r = emit_event(&s, &e);
+        s.checked = 0;
+      }
+      if (r) err = slow_line(c, in, st, end);
     }
-    if (!nl) break;
+    if (end == n) break;
     st = end + 1;
   }
   free(s.koff); free(s.klen); free(s.qbits);

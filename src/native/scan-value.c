@@ -22,20 +22,28 @@ static size_t utf8_seq(const uint8_t *in, size_t p, size_t end) {
 #ifdef __SSE2__
 #include <emmintrin.h>
 
-void scan_line_bits(scan_t *s) {
-  size_t n = s->end - s->p, words = (n + 63) / 64 + 1;
-  s->line = s->p;
-  s->simple = 0;
-  if (words > s->capq) {
-    uint64_t *q = realloc(s->qbits, words * 2 * sizeof *q);
-    if (!q) return;
-    s->qbits = q;
-    s->capq = words * 2;
-  }
+/* Room for word w of the quote bits (and the zero word after it); 0 when out of memory. */
+static int qbits_room(scan_t *s, size_t w) {
+  if (w + 1 < s->capq) return 1;
+  size_t cap = s->capq ? s->capq * 2 : 64;
+  while (cap <= w + 1) cap *= 2;
+  uint64_t *q = realloc(s->qbits, cap * sizeof *q);
+  if (!q) return 0;
+  s->qbits = q;
+  s->capq = cap;
+  return 1;
+}
+
+size_t scan_line(scan_t *s, size_t limit) {
   const uint8_t *b = s->in + s->p;
-  const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\'), space = _mm_set1_epi8(0x20);
-  __m128i bad = _mm_setzero_si128();
-  for (size_t w = 0; w < words; w++) {
+  size_t n = limit - s->p, len = n;
+  const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\'), space = _mm_set1_epi8(0x20), nl = _mm_set1_epi8('\n');
+  unsigned bad = 0;
+  int room = 1, found = 0;
+  s->line = s->p;
+  size_t w = 0;
+  for (; !found; w++) {
+    room = room && qbits_room(s, w);
     uint64_t m = 0;
     for (size_t k = 0; k < 4; k++) {
       size_t at = w * 64 + k * 16;
@@ -47,18 +55,36 @@ void scan_line_bits(scan_t *s) {
         if (at < n) memcpy(tail, b + at, n - at);
         x = _mm_loadu_si128((const __m128i *)tail);
       }
-      m |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, quote)) << (16 * k);
-      /* Signed compare: bytes >= 0x80 are negative, so "< 0x20" catches them too. */
-      bad = _mm_or_si128(bad, _mm_or_si128(_mm_cmpeq_epi8(x, bslash), _mm_cmplt_epi8(x, space)));
+      unsigned q = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, quote));
+      /* Signed compare: bytes >= 0x80 are negative, so "< 0x20" catches them too ('\n' as well: masked off below). */
+      unsigned odd = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(x, bslash), _mm_cmplt_epi8(x, space)));
+      unsigned e = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, nl));
+      if (at >= n) e = 1; /* past the limit: the line ends there */
+      if (e) {
+        unsigned keep = (1u << __builtin_ctz(e)) - 1;
+        len = at + (size_t)__builtin_ctz(e);
+        if (len > n) len = n;
+        q &= keep; odd &= keep;
+        found = 1;
+      }
+      bad |= odd;
+      m |= (uint64_t)q << (16 * k);
+      if (found) break;
     }
-    s->qbits[w] = m;
+    if (room) s->qbits[w] = m;
   }
-  s->simple = _mm_movemask_epi8(bad) == 0;
+  if (room) s->qbits[w] = 0;
+  s->end = s->p + len;
+  s->simple = room && bad == 0;
+  return s->end;
 }
 #else
-void scan_line_bits(scan_t *s) {
+size_t scan_line(scan_t *s, size_t limit) {
+  const uint8_t *nl = memchr(s->in + s->p, '\n', limit - s->p);
   s->line = s->p;
+  s->end = nl ? (size_t)(nl - s->in) : limit;
   s->simple = 0;
+  return s->end;
 }
 #endif
 
@@ -130,15 +156,21 @@ static inline unsigned key_bit(const uint8_t *k, uint32_t len) {
   return (unsigned)(((head * 0xff51afd7ed558ccdull) ^ (tail * 0x9E3779B97F4A7C15ull)) >> 56);
 }
 
-/* The next member's key and its ':' (the object's keys so far: s->koff[base..nk)); BAIL on an array-index,
- * duplicate or 257th key, or anything but a plain key. */
-static inline __attribute__((always_inline)) int key_at(scan_t *s, size_t base, uint64_t *seen, uint32_t *koff, uint32_t *klen) {
+/* The next member's key and its ':' (the object's keys so far: s->koff[base..nk)); BAIL on an array-index or
+ * 257th key, a duplicate key when `check`, or anything but a plain key. Unchecked, keys are not kept. */
+static inline __attribute__((always_inline)) int key_at(scan_t *s, size_t base, uint64_t *seen, uint32_t *koff, uint32_t *klen, int check) {
   skip_ws(s);
   if (s->p >= s->end || s->in[s->p] != '"') return BAIL;
   s->p++;
   if (string_at(s, koff, klen)) return BAIL;
   const uint8_t *k = s->in + *koff;
   if (is_index_key(k, *klen) || s->nk - base >= MAX_KEYS) return BAIL;
+  if (!check) {
+    skip_ws(s);
+    if (s->p >= s->end || s->in[s->p] != ':') return BAIL;
+    s->p++;
+    return 0;
+  }
   /* The object's 256-bit filter of its keys (seen[4]): a key whose bit is clear is new without compares. */
   unsigned bit = key_bit(k, *klen);
   if ((seen[bit >> 6] >> (bit & 63)) & 1) {
@@ -234,7 +266,7 @@ int scan_object(scan_t *s, int level, uint64_t *json) {
   else for (uint32_t k = 0;; k++) {
     uint32_t koff, klen;
     uint64_t mj;
-    if (key_at(s, base, seen, &koff, &klen) || member_at(s, koff, klen, level, &mj)) return BAIL;
+    if (k >= MAX_KEYS || key_at(s, base, seen, &koff, &klen, s->checked) || member_at(s, koff, klen, level, &mj)) return BAIL;
     total += mj + (k ? 1 : 0);
     skip_ws(s);
     if (s->p < s->end && s->in[s->p] == ',') { s->p++; continue; }
@@ -282,7 +314,7 @@ static int scan_array(scan_t *s, int level, uint64_t *json, int *code) {
 /* The scanners for scan-body.c's event loop; inside this file the inlined forms above are used (calls per
  * member cost ~35% of the scan: 0.97 vs 1.45 GB/s). */
 int scan_string(scan_t *s, uint32_t *off, uint32_t *len) { return string_at(s, off, len); }
-int take_key(scan_t *s, size_t base, uint64_t *seen, uint32_t *koff, uint32_t *klen) { return key_at(s, base, seen, koff, klen); }
+int take_key(scan_t *s, size_t base, uint64_t *seen, uint32_t *koff, uint32_t *klen) { return key_at(s, base, seen, koff, klen, 1); }
 int scan_member(scan_t *s, uint32_t koff, uint32_t klen, int level, uint64_t *json) { return member_at(s, koff, klen, level, json); }
 int scan_value(scan_t *s, int level, uint64_t *json, int *code) { return value_at(s, level, json, code); }
 int scan_number(scan_t *s, uint64_t *json, int *code) { return number_at(s, json, code); }

@@ -26,6 +26,10 @@ typedef struct {
    * id after a compare instead of hashing its descriptor again. */
   long recent[4];
   unsigned nrecent;
+  /* Whether nested objects' keys are checked for duplicates as they are scanned. Off by default: an event
+   * whose descriptor the batch already holds has none (descriptors are only interned from checked scans or
+   * the tape path, which refuses duplicates), so only an event of a new shape is scanned again with it on. */
+  int checked;
 } scan_t;
 
 static inline void skip_ws(scan_t *s) {
@@ -36,13 +40,15 @@ static inline void skip_ws(scan_t *s) {
   }
 }
 
-/* Sets s->simple (and s->qbits) for the line s->in[s->p..s->end). */
-void scan_line_bits(scan_t *s);
+/* Finds the line at s->p: its end (s->end, returned) at the first '\n' before `limit`, else at `limit`; and sets
+ * s->simple (and s->qbits) for it, in one pass over its bytes. */
+size_t scan_line(scan_t *s, size_t limit);
 /* A string without escapes (s->p after its opening quote): its bytes in the input. */
 int scan_string(scan_t *s, uint32_t *off, uint32_t *len);
 /* A number token at s->p: its length as the row writes it, and its type code. */
 int scan_number(scan_t *s, uint64_t *json, int *code);
-/* The next key of the object whose keys begin at s->koff[base] (`seen`: its 256-bit filter of them), and its ':'. */
+/* The next key of the event object (its keys begin at s->koff[0]; `seen`: its 256-bit filter of them), checked
+ * for duplicates whatever s->checked says, and its ':'. */
 int take_key(scan_t *s, size_t base, uint64_t *seen, uint32_t *koff, uint32_t *klen);
 /* The member after a key (the object at `level`): its descriptor entry into s->d and its row JSON's length. */
 int scan_member(scan_t *s, uint32_t koff, uint32_t klen, int level, uint64_t *json);

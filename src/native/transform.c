@@ -51,16 +51,25 @@ static void intern_grow(intern_t *t) {
   t->nslots = ns;
 }
 
+/* The slot holding bytes p[0..n) (*id: theirs), or the empty slot where they would go (*id: -1). */
+static size_t slot_of(const intern_t *t, const uint8_t *p, size_t n, long *id) {
+  size_t s = hash_bytes(p, n) & (t->nslots - 1);
+  while (t->slots[s]) {
+    uint32_t i = t->slots[s] - 1;
+    uint32_t st = i ? t->ends[i - 1] : 0;
+    if (t->ends[i] - st == n && memcmp(t->data.p + st, p, n) == 0) { *id = i; return s; }
+    s = (s + 1) & (t->nslots - 1);
+  }
+  *id = -1;
+  return s;
+}
+
 long intern(intern_t *t, const uint8_t *p, size_t n) {
   if ((t->n + 1) * 2 > t->nslots) intern_grow(t);
   if (t->oom) return -1;
-  size_t s = hash_bytes(p, n) & (t->nslots - 1);
-  while (t->slots[s]) {
-    uint32_t id = t->slots[s] - 1;
-    uint32_t st = id ? t->ends[id - 1] : 0;
-    if (t->ends[id] - st == n && memcmp(t->data.p + st, p, n) == 0) return id;
-    s = (s + 1) & (t->nslots - 1);
-  }
+  long found;
+  size_t s = slot_of(t, p, n, &found);
+  if (found >= 0) return found;
   if (t->n == t->cap) {
     size_t cap = t->cap ? t->cap * 2 : 64;
     uint32_t *e = realloc(t->ends, cap * sizeof(uint32_t));
@@ -73,6 +82,13 @@ long intern(intern_t *t, const uint8_t *p, size_t n) {
   t->ends[t->n] = (uint32_t)t->data.n;
   t->slots[s] = (uint32_t)t->n + 1;
   return (long)t->n++;
+}
+
+long intern_find(const intern_t *t, const uint8_t *p, size_t n) {
+  if (t->nslots == 0 || t->oom) return -1;
+  long id;
+  slot_of(t, p, n, &id);
+  return id;
 }
 
 static void intern_free(intern_t *t) {

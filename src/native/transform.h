@@ -24,6 +24,8 @@ typedef struct {
 
 /* The id of bytes p[0..n) in t, added when new (first-seen order); -1 when out of memory. */
 long intern(intern_t *t, const uint8_t *p, size_t n);
+/* The id of bytes p[0..n) in t, or -1 when t does not hold them (nothing added). */
+long intern_find(const intern_t *t, const uint8_t *p, size_t n);
 
 typedef struct {
   const char **segs;

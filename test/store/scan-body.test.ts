@@ -67,6 +67,26 @@ describe('the noRows scan agrees with the tape path', () => {
     for (const n of [255, 256, 257]) agree(Buffer.from(`{"metadata":{${Array.from({ length: n }, (_, i) => `"k${i}":${i}`).join(',')}}}`));
   });
 
+  it('a duplicate key after events of known shapes (nested keys are checked only for a shape new to the batch)', () => {
+    const known = ['{"metadata":{"a":1,"b":2},"x":[{"c":1}]}', '{"metadata":{"a":3,"b":4},"x":[{"c":2}]}'];
+    for (const dup of ['{"metadata":{"a":1,"b":2,"a":3},"x":[{"c":1}]}', '{"metadata":{"a":1,"b":2},"x":[{"c":1,"c":2}]}',
+      '{"metadata":{"a":{"b":1,"b":1},"b":2},"x":[]}', '{"metadata":{"a":1,"a":2},"x":[{"c":1}]}']) {
+      expect(agree(nd(...known, dup, ...known))).toBe('a duplicate key');
+    }
+    // New shapes among known ones, each interned once: the same ids as the tape path gives.
+    const shapes = ['{"metadata":{"a":1}}', '{"metadata":{"b":1}}', '{"metadata":{"a":"s"}}', '{"y":1}', '{"metadata":{"a":1,"b":[1]}}'];
+    expect(typeof agree(nd(...Array.from({ length: 60 }, (_, i) => shapes[(i * 7) % 5]!)))).toBe('object');
+  });
+
+  it('line ends at every place in the scan\'s 16- and 64-byte steps', () => {
+    const line = (n: number): string => { const head = '{"event_message":"'; return `${head}${'m'.repeat(Math.max(0, n - head.length - 2))}"}`; };
+    for (let n = 20; n <= 140; n++) {
+      expect(typeof agree(nd(line(n), line(n + 1), line(n)))).toBe('object');
+      agree(nd(line(n), `${line(n)} `, '', line(n).replace('m', '\\n')));
+      agree(Buffer.from(`${line(n)}\n`));
+    }
+  });
+
   it('the seeded event fuzzer (BYTE_FUZZ_SEED, BYTE_FUZZ_RUNS)', () => {
     const rng = new Rng(Number(process.env.BYTE_FUZZ_SEED ?? 16) + 1);
     const seeds = [...generateEvents({ events: 40, projects: 3, days: 1, seed: 5, endUs: NOW })].map((e) => serializeEvent(e.source, e.event));
