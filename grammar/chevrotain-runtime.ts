@@ -11,6 +11,6 @@ type Chevrotain = typeof import('chevrotain');
 const entry = createRequire(import.meta.url).resolve('chevrotain');
 const api = (await import(pathToFileURL(join(dirname(entry), '..', 'chevrotain.mjs')).href)) as Chevrotain;
 
-export const { CstParser, EOF, Lexer, createToken, createTokenInstance } = api;
+export const { CstParser, EOF, LLkLookaheadStrategy, Lexer, createToken, createTokenInstance } = api;
 export type CstParser = import('chevrotain').CstParser;
 export type Lexer = import('chevrotain').Lexer;

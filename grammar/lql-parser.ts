@@ -2,6 +2,7 @@
 // Terms follow each other (implicit AND); src/lql/read-terms.ts turns the CST into typed terms.
 
 import { CstParser } from './chevrotain-runtime.ts';
+import { lazyLookahead } from './lazy-lookahead.ts';
 import type { CstNode } from 'chevrotain';
 import {
   Aggregate, BraceTimestamp, ChartIdent, ChartKey, Comparison, Count, DotDot, DoubleColon, FalseLit, FieldKey, GroupBy, IsoTimestamp, LParen, Minus,
@@ -12,7 +13,7 @@ import {
 export class LqlParser extends CstParser {
   /** `validate`: run Chevrotain's grammar checks; the one instance skips them (test/sql/grammar-validations.test.ts runs them). */
   constructor(validate = false) {
-    super(lqlTokens, { maxLookahead: 2, skipValidations: !validate });
+    super(lqlTokens, { maxLookahead: 2, lookaheadStrategy: lazyLookahead(2), skipValidations: !validate });
     this.performSelfAnalysis();
   }
 

@@ -2,6 +2,7 @@
 // One instance is reused; src/sql/parse.ts feeds it one statement's tokens and reads the CST.
 
 import { CstParser, EOF } from './chevrotain-runtime.ts';
+import { lazyLookahead } from './lazy-lookahead.ts';
 import type { IParserErrorMessageProvider, IToken, TokenType } from 'chevrotain';
 import * as T from './sql-tokens.ts';
 
@@ -49,7 +50,7 @@ export class SqlParser extends CstParser {
    * construction's CPU (~65 ms). The one instance skips them; test/sql/grammar-validations.test.ts runs them.
    */
   constructor(validate = false) {
-    super(T.sqlTokens, { maxLookahead: 3, nodeLocationTracking: 'full', recoveryEnabled: false, errorMessageProvider: messages, skipValidations: !validate });
+    super(T.sqlTokens, { maxLookahead: 3, lookaheadStrategy: lazyLookahead(3), nodeLocationTracking: 'full', recoveryEnabled: false, errorMessageProvider: messages, skipValidations: !validate });
     this.performSelfAnalysis();
   }
 
