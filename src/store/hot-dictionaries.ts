@@ -8,9 +8,8 @@ import { narrowed } from './narrow.ts';
 import type { IdColumn } from './row-data.ts';
 
 /** Columns of hot ids the dictionaries' rows hold (sealed segments' narrowed ones, the open segment's arrays). */
-interface HotColumns {
-  readonly hot: IdColumn[];
-}
+/** A segment's hot id columns: replaced column by column (sealed), or remapped in place (the open one). */
+type HotColumns = { readonly hot: IdColumn[] } | { remapHot(h: number, map: (old: number) => number): void };
 
 export class HotDictionaries {
   readonly paths: readonly string[][];
@@ -90,7 +89,10 @@ export class HotDictionaries {
         if (n < 0) { n = next.append(values.get(old)); remap[old] = n; }
         return n;
       };
-      for (const r of rows) r.hot[h] = remapped(r.hot[h]!, map);
+      for (const r of rows) {
+        if ('remapHot' in r) r.remapHot(h, map);
+        else r.hot[h] = remapped(r.hot[h]!, map);
+      }
       this.dicts[h] = next;
       this.epoch++;
     }

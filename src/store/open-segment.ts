@@ -5,19 +5,26 @@
 import type { RowData } from './row-data.ts';
 import { INGEST_ADDON } from './native-ingest.ts';
 import type { RowPool } from './row-pool.ts';
-import { PlainTs } from './ts-column.ts';
+import type { PlainTs } from './ts-column.ts';
 import { tsOrder } from './ts-order.ts';
+import { RowColumns, type IdsColumn, type NumColumn } from './row-columns.ts';
 
 /** A run of a batch's rows this big or bigger is referenced in the batch's buffer, not copied (small runs would pin many small buffers). */
 const TAKE_MIN_BYTES = 64 * 1024;
 
 /** Unsorted rows taking appends; replaced (never truncated) when sealed. */
 export class OpenSegment implements RowData {
+  /** The per-row columns (JS arrays while small, typed once big: row-columns.ts). */
+  private readonly cols: RowColumns;
   /** Timestamps: ts.v[r] (ts.at(r) for readers of any segment). */
-  readonly ts = new PlainTs<number[]>([]);
-  readonly seq: number[] = [];
+  get ts(): PlainTs<NumColumn> { return this.cols.ts; }
+  get seq(): NumColumn { return this.cols.seq; }
   readonly seqBase = 0;
-  readonly pid: number[] = [];
+  get pid(): IdsColumn { return this.cols.pid; }
+  get hot(): readonly IdsColumn[] { return this.cols.hot; }
+  get shape(): IdsColumn { return this.cols.shape; }
+  /** Maps every row's id in hot column h in place (HotDictionaries.compact). */
+  remapHot(h: number, map: (old: number) => number): void { this.cols.remapHot(h, map); }
   /**
    * Where rows' UTF-8 bytes lie: row r's JSON is chunkOf(r)[off[r], split[r]), its extra columns
    * [split[r], end[r]). Chunk 0 is the segment's own growable off-heap slab (appends and small runs are
@@ -44,8 +51,6 @@ export class OpenSegment implements RowData {
    * nothing: each row is [0, 0) of chunk 0. The first row with bytes fills them in (materialise).
    */
   private byteless = true;
-  readonly hot: number[][];
-  readonly shape: number[] = [];
   /** UTF-8 bytes of all rows. */
   bytes = 0;
   /** Rows with ts below the store's watermark (already counted as evicted). */
@@ -57,12 +62,12 @@ export class OpenSegment implements RowData {
    * `pool`: the source's row buffers, which hold a reference for each of them this segment references.
    */
   constructor(hotCount: number, capacity = 64 * 1024, readonly pool: RowPool | null = null) {
-    this.hot = Array.from({ length: hotCount }, () => []);
+    this.cols = new RowColumns(hotCount);
     this.slab = Buffer.allocUnsafeSlow(Math.max(1024, Math.ceil(capacity)));
   }
 
   get n(): number {
-    return this.ts.length;
+    return this.cols.length;
   }
 
   /** The batch buffers this segment references (its seal gives them back to the pool: RowPool.released). */
@@ -140,17 +145,13 @@ export class OpenSegment implements RowData {
 
   private push(ts: number, seq: number, pid: number, chunk: number, at: number, split: number, end: number, hot: readonly number[], shape: number): void {
     if (this.byteless && (chunk !== 0 || at !== 0 || split !== 0 || end !== 0)) this.materialise();
-    this.shape.push(shape);
-    this.ts.v.push(ts);
-    this.seq.push(seq);
-    this.pid.push(pid);
+    this.cols.push(ts, seq, pid, shape, hot);
     if (!this.byteless) {
       this.chunk.push(chunk);
       this.off.push(at);
       this.split.push(split);
       this.end.push(end);
     }
-    for (let h = 0; h < this.hot.length; h++) this.hot[h]!.push(hot[h]!);
   }
 
   /** Leaves the byteless state: every row so far is [0, 0) of chunk 0. */
@@ -166,7 +167,7 @@ export class OpenSegment implements RowData {
 
   /** Resident bytes: the own slab's capacity, the referenced runs and the row columns (JS arrays of numbers, ~8 bytes each). */
   get residentBytes(): number {
-    return this.slab.length + this.takenBytes + this.ts.length * 8 * (8 + this.hot.length);
+    return this.slab.length + this.takenBytes + this.cols.residentBytes + this.n * 8 * 4;
   }
 
   private buf(r: number): Buffer {
@@ -216,7 +217,7 @@ export class OpenSegment implements RowData {
 
   /** Row indices in ascending ts order, cached until the next append (rows are only ever appended). */
   byTs(): Uint32Array {
-    const n = this.ts.length;
+    const n = this.n;
     if (this.sorted === null || this.sorted.length !== n) {
       this.sorted = tsOrder(this.ts.v, n);
     }

@@ -8,7 +8,7 @@ export interface SealOrder {
 }
 
 /** Rows with ts >= w in (ts, seq) order: a scan when they already are (TimSort, adaptive, otherwise). */
-function keptByTs(ts: readonly number[], seq: readonly number[], w: number): number[] {
+function keptByTs(ts: ArrayLike<number>, seq: ArrayLike<number>, w: number): number[] {
   const keep: number[] = [];
   let sorted = true, prev = -1;
   for (let i = 0; i < ts.length; i++) {
@@ -26,7 +26,7 @@ function keptByTs(ts: readonly number[], seq: readonly number[], w: number): num
  * The same order as sorting by (pid, ts, seq) (seq is unique, so the order is unique): a stable
  * bucketing by pid of the (ts, seq) order, whose positions are also the new segment's ts permutation.
  */
-export function sealOrder(ts: readonly number[], seq: readonly number[], pid: readonly number[], w: number): SealOrder {
+export function sealOrder(ts: ArrayLike<number>, seq: ArrayLike<number>, pid: ArrayLike<number>, w: number): SealOrder {
   const keep = keptByTs(ts, seq, w);
   const n = keep.length;
   const next = new Map<number, number>();
