@@ -12,10 +12,12 @@ export const SEMI_SPACE_MB = 4;
 
 /**
  * The node flags of the `ringql` bin (the shebang of src/cli/ringql.js; bench/cli-memory-child.ts runs with
- * them too): the server's young-generation cap. A streamed 100k-row print makes garbage fast, and V8's
- * default young generation let it grow by about 30 MiB of RSS more (bench/CLI.md).
+ * them too): the server's young-generation cap — a streamed 100k-row print makes garbage fast, and V8's
+ * default young generation let it grow by about 30 MiB of RSS more (bench/CLI.md) — and scavenges done by
+ * the thread whose young generation it is: a `ringql query` load keeps three threads busy, and V8's parallel
+ * scavenge tasks cost ~0.1 CPU-s more on two cores (~5% of the 1 GB query's wall; round 13 of bench/CLI.md).
  */
-export const CLI_NODE_FLAGS: readonly string[] = [`--max-semi-space-size=${SEMI_SPACE_MB}`];
+export const CLI_NODE_FLAGS: readonly string[] = [`--max-semi-space-size=${SEMI_SPACE_MB}`, '--no-parallel-scavenge'];
 
 /** `--max-old-space-size=<MiB>` for `env` and the semi-space cap; throws a ConfigError on a malformed variable. */
 export function nodeFlags(env: Record<string, string | undefined>): string[] {

@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=4
+#!/usr/bin/env -S node --max-semi-space-size=4 --no-parallel-scavenge
 // Entry point of the `ringql` bin: the compiled CLI in dist/ when it is as new as the sources (npm start
 // builds it; its one-file bundle when the build made one), else the TypeScript through tsx (a runtime
 // dependency). The native ingest addon is built first when it is missing (through npm, which gives
