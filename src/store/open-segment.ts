@@ -60,9 +60,10 @@ export class OpenSegment implements RowData {
   /**
    * `capacity`: own-slab bytes to start with (the previous open segment's use avoids growing, and its copies).
    * `pool`: the source's row buffers, which hold a reference for each of them this segment references.
+   * `maxRows`: the rows it is sealed at (typed row columns are made that big at once: row-columns.ts).
    */
-  constructor(hotCount: number, capacity = 64 * 1024, readonly pool: RowPool | null = null) {
-    this.cols = new RowColumns(hotCount);
+  constructor(hotCount: number, capacity = 64 * 1024, readonly pool: RowPool | null = null, readonly maxRows = 0) {
+    this.cols = new RowColumns(hotCount, maxRows);
     this.slab = Buffer.allocUnsafeSlow(Math.max(1024, Math.ceil(capacity)));
   }
 

@@ -16,6 +16,8 @@ export type IdsColumn = number[] | Uint32Array;
  * ~0.3 s in those pushes (bench/CLI.md, round 13).
  */
 export const TYPED_FROM = 1 << 16;
+/** The most rows a seal bound (maxRows) makes the typed columns hold at once (~112 MB of address space). */
+const MAX_RESERVE = 1 << 22;
 
 function f64(n: number): Float64Array {
   const b = allocBig(n * 8);
@@ -57,7 +59,8 @@ export class RowColumns {
   private cap = 0;
   private views: Views | null = null;
 
-  constructor(hotCount: number) {
+  /** `maxRows`: rows the segment may reach (its seal bound); the typed columns are made that big at once when it is past TYPED_FROM. */
+  constructor(hotCount: number, private readonly maxRows = 0) {
     this.jsHot = Array.from({ length: hotCount }, () => []);
   }
 
@@ -68,9 +71,12 @@ export class RowColumns {
   get shape(): IdsColumn { return this.typed === null ? this.jsShape : this.view().shape; }
   get hot(): readonly IdsColumn[] { return this.typed === null ? this.jsHot : this.view().hot; }
 
-  /** Bytes the columns hold: 8 per value as JS arrays (as counted before typed columns), the capacity once typed. */
+  /**
+   * Bytes the columns hold: 8 per value as JS arrays (as counted before typed columns); once typed, the rows'
+   * width times the rows (the capacity past them is uninitialised memory, resident only once written).
+   */
   get residentBytes(): number {
-    return this.typed === null ? this.n * 8 * (4 + this.jsHot.length) : this.cap * (8 + 8 + 4 + 4 + 4 * this.jsHot.length);
+    return this.typed === null ? this.n * 8 * (4 + this.jsHot.length) : this.n * (8 + 8 + 4 + 4 + 4 * this.jsHot.length);
   }
 
   push(ts: number, seq: number, pid: number, shape: number, hot: readonly number[]): void {
@@ -81,7 +87,7 @@ export class RowColumns {
       this.jsPid.push(pid);
       this.jsShape.push(shape);
       for (let h = 0; h < this.jsHot.length; h++) this.jsHot[h]!.push(hot[h]!);
-      if (++this.n === TYPED_FROM) this.grow(2 * TYPED_FROM);
+      if (++this.n === TYPED_FROM) this.grow(Math.max(2 * TYPED_FROM, Math.min(this.maxRows, MAX_RESERVE)));
       return;
     }
     if (this.n === this.cap) {

@@ -116,7 +116,7 @@ export function sealOpen(open: OpenSegment, w: number, codec: BlockCodec | null 
 
 /** Open rows with ts >= w, as a fresh open segment (the old arrays stay intact for scans in flight). */
 export function purgeOpen(open: OpenSegment, w: number): OpenSegment {
-  const out = new OpenSegment(open.hot.length, open.bytes, open.pool);
+  const out = new OpenSegment(open.hot.length, open.bytes, open.pool, open.maxRows);
   const hot: number[] = new Array<number>(open.hot.length);
   for (let i = 0; i < open.n; i++) {
     if (open.ts.v[i]! < w) continue;
@@ -198,7 +198,7 @@ export function withoutProjects(seg: Segment, pids: ReadonlySet<number>, codec: 
 
 /** The open rows not of projects `pids`, as a fresh open segment. */
 export function openWithoutProjects(open: OpenSegment, pids: ReadonlySet<number>): OpenSegment {
-  const out = new OpenSegment(open.hot.length, open.bytes, open.pool);
+  const out = new OpenSegment(open.hot.length, open.bytes, open.pool, open.maxRows);
   const hot: number[] = new Array<number>(open.hot.length);
   for (let i = 0; i < open.n; i++) {
     if (pids.has(open.pid[i]!)) continue;

@@ -48,7 +48,7 @@ export class SegmentSet {
   readonly rowPool = new RowPool();
 
   constructor(private readonly config: StoreConfig, private readonly hotCount: number) {
-    this.open = new OpenSegment(hotCount, undefined, this.rowPool);
+    this.open = new OpenSegment(hotCount, undefined, this.rowPool, config.segmentRows);
     this.maxSegmentRows = Math.max(config.segmentRows, Math.min(config.segmentRows * MAX_SEGMENT_FACTOR, Math.floor(config.maxRows / 16)));
     // A merge briefly holds both inputs and its output: small slabs keep that transient (and what the
     // allocator may keep of freed slabs) small, while scans still see few segments.
@@ -63,7 +63,7 @@ export class SegmentSet {
   seal(): void {
     const open = this.open;
     // The next open segment will likely fill its own slab like this one did: start it at that size (plus slack).
-    this.open = new OpenSegment(this.hotCount, Math.min(open.ownBytes * 1.1, this.maxSegmentBytes), this.rowPool);
+    this.open = new OpenSegment(this.hotCount, Math.min(open.ownBytes * 1.1, this.maxSegmentBytes), this.rowPool, this.config.segmentRows);
     this.sampleCodec(open);
     const seg = sealOpen(open, this.wm, this.codec, this.slabs);
     // Its rows are copied now: the batch buffers it referenced can take other bodies' rows.
@@ -329,7 +329,7 @@ export class SegmentSet {
       this.segKeys.set(seg, p.key.replace(/\.e\d+$/, ''));
       this.segments.push(seg);
     }
-    this.open = new OpenSegment(this.hotCount, undefined, this.rowPool);
+    this.open = new OpenSegment(this.hotCount, undefined, this.rowPool, this.config.segmentRows);
     head.refill(this.open);
     this.open.hide(this.wm);
   }

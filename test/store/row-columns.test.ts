@@ -39,15 +39,20 @@ describe('row columns', () => {
     expect(c.ts.v).toBeInstanceOf(Float64Array);
     expect(c.pid).toBeInstanceOf(Uint32Array);
     expectColumns(c, TYPED_FROM);
-    const typedBytes = c.residentBytes;
-    expect(typedBytes).toBe(2 * TYPED_FROM * (8 + 8 + 4 + 4 + 4 * 2));
+    expect(c.residentBytes).toBe(TYPED_FROM * (8 + 8 + 4 + 4 + 4 * 2));
     // Views held by a reader keep what they showed; new reads see the new rows.
     const held = c.pid;
     pushTo(4 * TYPED_FROM + 3);
     expect(held.length).toBe(TYPED_FROM);
     expect(held[TYPED_FROM - 1]).toBe(row(TYPED_FROM - 1).pid);
-    expect(c.residentBytes).toBe(8 * TYPED_FROM * (8 + 8 + 4 + 4 + 4 * 2));
+    expect(c.residentBytes).toBe((4 * TYPED_FROM + 3) * (8 + 8 + 4 + 4 + 4 * 2));
     expectColumns(c, 4 * TYPED_FROM + 3);
+  });
+
+  it('made as big as the seal bound at once, and grown past it all the same', () => {
+    const c = new RowColumns(2, 3 * TYPED_FROM);
+    for (let i = 0; i < 7 * TYPED_FROM; i++) { const r = row(i); c.push(r.ts, r.seq, r.pid, r.shape, r.hot); }
+    expectColumns(c, 7 * TYPED_FROM);
   });
 
   it('remap a hot column in place, in either form', () => {
