@@ -67,6 +67,11 @@ napi_value malloc_tune_fn(napi_env env, napi_callback_info info) {
  * of a page costs ~10 µs, as on the VMs of bench/INGEST.md round 15, a 16 MiB read buffer costs ~40 ms less).
  * Returns the bytes advised: 0 when no whole huge page fits or the kernel refused it (no THP support); with THP
  * set to "never" the advice is taken and has no effect. */
+size_t advise_huge(void *data, size_t len) {
+  uintptr_t a = ((uintptr_t)data + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1), e = ((uintptr_t)data + len) & ~(HUGE_PAGE - 1);
+  return data != NULL && e > a && madvise((void *)a, e - a, MADV_HUGEPAGE) == 0 ? (size_t)(e - a) : 0;
+}
+
 napi_value advise_huge_pages_fn(napi_env env, napi_callback_info info) {
   size_t argc = 1, len = 0, off = 0;
   napi_value argv[1], ab, ret;
@@ -79,9 +84,6 @@ napi_value advise_huge_pages_fn(napi_env env, napi_callback_info info) {
     napi_throw_type_error(env, NULL, "adviseHugePages: bytes must be a Uint8Array");
     return NULL;
   }
-  uintptr_t a = ((uintptr_t)data + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1), e = ((uintptr_t)data + len) & ~(HUGE_PAGE - 1);
-  double advised = 0;
-  if (data != NULL && e > a && madvise((void *)a, e - a, MADV_HUGEPAGE) == 0) advised = (double)(e - a);
-  if (napi_create_double(env, advised, &ret) != napi_ok) return NULL;
+  if (napi_create_double(env, (double)advise_huge(data, len), &ret) != napi_ok) return NULL;
   return ret;
 }

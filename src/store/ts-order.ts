@@ -2,6 +2,7 @@
 // in order, else the addon's LSD radix sort of the integer µs offsets; a comparator sort for what it cannot key.
 
 import { INGEST_ADDON } from './native-ingest.ts';
+import { HUGE_ADVICE_MIN_BYTES, allocBig } from './big-buffer.ts';
 
 /** Below this many rows the comparator sort is as fast as copying the timestamps out for the radix sort. */
 const RADIX_MIN = 2048;
@@ -28,7 +29,9 @@ function float64Of(ts: ArrayLike<number>, n: number): Float64Array {
  */
 export function tsOrder(ts: ArrayLike<number>, n: number): Uint32Array {
   if (n >= RADIX_MIN) {
-    const out = new Uint32Array(n);
+    // Every entry is written (the radix order or the index order): a big one needs no zero-filled pages.
+    const big = n * 4 >= HUGE_ADVICE_MIN_BYTES ? allocBig(n * 4) : null;
+    const out = big === null ? new Uint32Array(n) : new Uint32Array(big.buffer, big.byteOffset, n);
     return INGEST_ADDON.tsOrder(float64Of(ts, n), out) ? out : comparatorOrder(ts, n);
   }
   let sorted = true;

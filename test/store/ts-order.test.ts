@@ -39,6 +39,15 @@ describe('tsOrder', () => {
     }), { numRuns: 60 });
   });
 
+  it('matches it past 1M rows, where its output and the radix sort\'s scratch are huge-page memory, not zero-filled', () => {
+    const n = 1_100_000, ts = shuffled(n, 99);
+    expect(Array.from(tsOrder(Float64Array.from(ts), n))).toEqual(reference(ts));
+    const inOrder = Float64Array.from(ts).sort();
+    const order = tsOrder(inOrder, n);
+    expect(order.length).toBe(n);
+    for (let i = 0; i < n; i++) if (order[i] !== i) expect(order[i]).toBe(i);
+  });
+
   it('reads only the first n values', () => {
     const ts = [5, 3, 9, 1, 0, -1];
     expect([...tsOrder(ts, 4)]).toEqual([3, 1, 0, 2]);
