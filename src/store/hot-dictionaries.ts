@@ -7,8 +7,7 @@ import { PackedHotDict, type HotDict } from './hot-dict.ts';
 import { narrowed } from './narrow.ts';
 import type { IdColumn } from './row-data.ts';
 
-/** Columns of hot ids the dictionaries' rows hold (sealed segments' narrowed ones, the open segment's arrays). */
-/** A segment's hot id columns: replaced column by column (sealed), or remapped in place (the open one). */
+/** The hot id columns of a segment: sealed segments' narrowed ones are replaced, the open segment's remapped in place. */
 type HotColumns = { readonly hot: IdColumn[] } | { remapHot(h: number, map: (old: number) => number): void };
 
 export class HotDictionaries {

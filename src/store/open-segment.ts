@@ -166,7 +166,7 @@ export class OpenSegment implements RowData {
     }
   }
 
-  /** Resident bytes: the own slab's capacity, the referenced runs and the row columns (JS arrays of numbers, ~8 bytes each). */
+  /** Resident bytes: the own slab's capacity, the referenced runs, the row columns (RowColumns) and the four offset columns (~8 bytes a row each). */
   get residentBytes(): number {
     return this.slab.length + this.takenBytes + this.cols.residentBytes + this.n * 8 * 4;
   }
