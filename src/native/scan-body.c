@@ -143,16 +143,29 @@ static double row_bytes(const event_t *e, int64_t ts) {
 /* emit_event's answer for an unchecked scan of an event of a shape new to the batch: scan it again, checked. */
 #define RESCAN 2
 
-/* The descriptor's id — first against the few descriptors found last (same bytes, same id), then the batch's
- * table; a checked scan's new descriptor is interned, an unchecked one's is not (-1: nothing added). */
-static long desc_id(scan_t *s, const bytes_t *d) {
-  const intern_t *t = &s->c->descs;
-  for (unsigned i = 0; i < 4 && i < s->nrecent; i++) {
-    long id = s->recent[i];
-    uint32_t st = id ? t->ends[id - 1] : 0;
-    if (t->ends[id] - st == d->n && memcmp(t->data.p + st, d->p, d->n) == 0) return id;
-  }
-  long id = s->checked ? intern(&s->c->descs, d->p, d->n) : intern_find(&s->c->descs, d->p, d->n);
+/* Whether the batch's descriptor `id` is this event's, [md flag][md][ex], compared where the parts lie. */
+static int desc_is(const intern_t *t, long id, const scan_t *s, int md) {
+  uint32_t st = id ? t->ends[id - 1] : 0;
+  size_t mn = md ? s->md.n : 0;
+  if (t->ends[id] - st != 1 + mn + s->ex.n) return 0;
+  const uint8_t *p = t->data.p + st;
+  return p[0] == (md ? 1 : 0) && (mn == 0 || memcmp(p + 1, s->md.p, mn) == 0) &&
+    (s->ex.n == 0 || memcmp(p + 1 + mn, s->ex.p, s->ex.n) == 0);
+}
+
+/* The event's descriptor id: one of the few found last (same bytes, same id; nothing built), else from the
+ * batch's table, its bytes built in c->desc — a checked scan's new descriptor is interned, an unchecked one's
+ * is not (-1: nothing added). */
+static long desc_id(scan_t *s, const event_t *e) {
+  ctx_t *c = s->c;
+  for (unsigned i = 0; i < 4 && i < s->nrecent; i++) if (desc_is(&c->descs, s->recent[i], s, e->md)) return s->recent[i];
+  bytes_t *d = &c->desc;
+  d->n = 0;
+  b_byte(d, e->md ? 1 : 0);
+  if (e->md) b_put(d, s->md.p, s->md.n);
+  b_put(d, s->ex.p, s->ex.n);
+  if (d->oom) return -1;
+  long id = s->checked ? intern(&c->descs, d->p, d->n) : intern_find(&c->descs, d->p, d->n);
   if (id >= 0) s->recent[s->nrecent++ & 3] = id;
   return id;
 }
@@ -182,13 +195,8 @@ static int emit_event(scan_t *s, const event_t *e) {
     c->meta = m;
     c->capmeta = cap;
   }
-  bytes_t *d = &c->desc;
-  d->n = 0;
-  b_byte(d, e->md ? 1 : 0);
-  if (e->md) b_put(d, s->md.p, s->md.n);
-  b_put(d, s->ex.p, s->ex.n);
-  long did = d->oom ? -1 : desc_id(s, d);
-  if (did < 0 && !s->checked && !d->oom && !c->descs.oom) return RESCAN;
+  long did = desc_id(s, e);
+  if (did < 0 && !s->checked && !c->desc.oom && !c->descs.oom) return RESCAN;
   long pid = did < 0 || !e->pj ? -1 : intern(&c->strs, pj, pjn);
   if (did < 0 || (e->pj && pid < 0)) return BAIL;
   double *m = c->meta + c->nmeta;
