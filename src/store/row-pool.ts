@@ -8,7 +8,7 @@ import { SpareBuffers, roundUp } from './spare-buffers.ts';
 /** Bodies smaller than this are transformed into the addon's own memory (their rows are copied, not referenced). */
 export const POOL_MIN_BYTES = 64 * 1024;
 /** Rounding of a fresh buffer's size, so buffers of bodies of about one size serve each other. */
-export const ROW_BUFFER_ROUND = 64 * 1024;
+const ROW_BUFFER_ROUND = 64 * 1024;
 
 /**
  * Row buffers with reference counts. take() hands out a buffer holding one reference (the taker's, dropped
@@ -38,8 +38,7 @@ export class RowPool {
 
   /** The buffer a body of `bodyBytes` gets its rows written into: a spare when one fits, else a fresh one. */
   take(bodyBytes: number): Buffer {
-    const need = rowsReserve(bodyBytes);
-    const buf = this.spare.take(need) ?? Buffer.allocUnsafeSlow(roundUp(need, ROW_BUFFER_ROUND));
+    const buf = rowBuffer(this.spare, bodyBytes);
     this.refs.set(buf.buffer as ArrayBuffer, 1);
     return buf;
   }
@@ -112,4 +111,10 @@ export class RowPool {
 /** The room the addon reserves for a body's rows before writing them (transform.c: n + n/8 + 1024). */
 export function rowsReserve(bodyBytes: number): number {
   return bodyBytes + Math.floor(bodyBytes / 8) + 1024;
+}
+
+/** A buffer for a body's rows: a spare one that fits, else a fresh one rounded up to ROW_BUFFER_ROUND. */
+export function rowBuffer(spare: SpareBuffers, bodyBytes: number): Buffer {
+  const need = rowsReserve(bodyBytes);
+  return spare.take(need) ?? Buffer.allocUnsafeSlow(roundUp(need, ROW_BUFFER_ROUND));
 }

@@ -2,8 +2,8 @@
 // thread, whose source row pool (row-pool.ts) posts it back once the seal that copied its rows is done;
 // the next bodies are then written into pages already faulted in.
 
-import { POOL_MIN_BYTES, ROW_BUFFER_ROUND, rowsReserve } from './row-pool.ts';
-import { SpareBuffers, roundUp } from './spare-buffers.ts';
+import { POOL_MIN_BYTES, rowBuffer } from './row-pool.ts';
+import { SpareBuffers } from './spare-buffers.ts';
 
 /** Spare bytes kept at most (the newest kept), for every source's bodies together. */
 const MAX_SPARE_BYTES = 16 * 1024 * 1024;
@@ -14,8 +14,7 @@ export class ThreadRowBuffers {
   /** The buffer a body of `bodyBytes` has its rows written into; null for a body too small to pool. */
   take(bodyBytes: number): Buffer | null {
     if (bodyBytes < POOL_MIN_BYTES) return null;
-    const need = rowsReserve(bodyBytes);
-    return this.spare.take(need) ?? Buffer.allocUnsafeSlow(roundUp(need, ROW_BUFFER_ROUND));
+    return rowBuffer(this.spare, bodyBytes);
   }
 
   /** Buffers back (from the main thread, or unused here): kept as spares within the bound. */
