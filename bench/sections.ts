@@ -36,6 +36,12 @@ async function enginePair(data: DataFile, quick: boolean): Promise<SizeResult> {
 
 export type SectionFn = (r: RunResults, quick: boolean) => Promise<void>;
 
+/**
+ * Alternated runs (ringql, DuckDB all cores, DuckDB 1 thread) of the CLI row, whose medians it compares: this
+ * VM's speed moves by ±20 % within minutes (bench/CLI.md round 13), and 2 runs gave a median of one minute.
+ */
+const CLI_REPS = 5;
+
 export const SECTIONS: Record<string, { what: string; run: SectionFn }> = {
   engine: { what: 'ringql vs DuckDB on demo events (issues 14, 15)', run: async (r, quick) => {
     r.engine = [];
@@ -50,7 +56,7 @@ export const SECTIONS: Record<string, { what: string; run: SectionFn }> = {
     r.cap = await memoryCap(quick ? { capBytes: 64 * 2 ** 20, maxSeconds: 45 } : { capBytes: 512 * 2 ** 20, maxSeconds: 300 });
   } },
   ingest: { what: 'ingest in-process and over HTTP, demo load (issue 16)', run: async (r, quick) => { r.ingest = await ingestSection(quick ? 10_000 : 60_000); } },
-  cli: { what: '`ringql query` over ~1 GB NDJSON vs DuckDB (issue 16)', run: async (r, quick) => { r.cli = await cliVsDuck(quick ? 20_000 : 460_000, quick ? 1 : 2); } },
+  cli: { what: '`ringql query` over ~1 GB NDJSON vs DuckDB (issue 16)', run: async (r, quick) => { r.cli = await cliVsDuck(quick ? 20_000 : 460_000, quick ? 1 : CLI_REPS); } },
   serving: { what: 'HTTP vs raw uWS, p99, streamed output (issue 18)', run: async (r, quick) => {
     r.serving = await servingBench(quick ? 2 : 6, quick ? 1 : 3);
     r.cliStream = (await cliStreamMemory(quick ? 1 : 2)).runs;
