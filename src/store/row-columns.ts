@@ -50,11 +50,11 @@ interface Views {
 /** Rows' columns taking appends; readers see arrays exactly as long as the rows (views, rebuilt after appends). */
 export class RowColumns {
   private n = 0;
-  private readonly jsTs: PlainTs<NumColumn> = new PlainTs<NumColumn>([]);
-  private readonly jsSeq: number[] = [];
-  private readonly jsPid: number[] = [];
-  private readonly jsShape: number[] = [];
-  private readonly jsHot: number[][];
+  private jsTs: PlainTs<NumColumn> = new PlainTs<NumColumn>([]);
+  private jsSeq: number[] = [];
+  private jsPid: number[] = [];
+  private jsShape: number[] = [];
+  private jsHot: number[][];
   private typed: Typed | null = null;
   private cap = 0;
   private views: Views | null = null;
@@ -118,10 +118,12 @@ export class RowColumns {
       next.pid.set(this.jsPid);
       next.shape.set(this.jsShape);
       this.jsHot.forEach((h, i) => next.hot[i]!.set(h));
-      // The JS arrays are not read again: let their memory go.
-      (this.jsTs.v as number[]).length = 0;
-      this.jsSeq.length = this.jsPid.length = this.jsShape.length = 0;
-      for (const h of this.jsHot) h.length = 0;
+      // Not read here again. Dropped, never truncated: a reader holding them keeps the rows it was given.
+      this.jsTs = new PlainTs<NumColumn>([]);
+      this.jsSeq = [];
+      this.jsPid = [];
+      this.jsShape = [];
+      this.jsHot = this.jsHot.map(() => []);
     } else {
       next.ts.set(old.ts.subarray(0, n));
       next.seq.set(old.seq.subarray(0, n));

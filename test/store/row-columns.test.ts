@@ -35,7 +35,12 @@ describe('row columns', () => {
     expectColumns(c, 1000);
     pushTo(TYPED_FROM - 1);
     expect(Array.isArray(c.seq)).toBe(true);
+    // A reader holding the JS columns keeps its rows when they move to typed arrays (never truncated).
+    const heldJs = c.pid, heldTs = c.ts;
     pushTo(TYPED_FROM);
+    expect(heldJs.length).toBe(TYPED_FROM - 1);
+    expect(heldTs.length).toBe(TYPED_FROM - 1);
+    expect(heldJs[TYPED_FROM - 2]).toBe(row(TYPED_FROM - 2).pid);
     expect(c.ts.v).toBeInstanceOf(Float64Array);
     expect(c.pid).toBeInstanceOf(Uint32Array);
     expectColumns(c, TYPED_FROM);
