@@ -35,20 +35,22 @@ describe('row columns', () => {
     expectColumns(c, 1000);
     pushTo(TYPED_FROM - 1);
     expect(Array.isArray(c.seq)).toBe(true);
-    // A reader holding the JS columns keeps its rows when they move to typed arrays (never truncated).
+    // A reader holding the JS columns keeps its rows when they move to typed arrays (never truncated): the
+    // arrays took the push that moved them, and no other after it.
     const heldJs = c.pid, heldTs = c.ts;
-    pushTo(TYPED_FROM);
-    expect(heldJs.length).toBe(TYPED_FROM - 1);
-    expect(heldTs.length).toBe(TYPED_FROM - 1);
-    expect(heldJs[TYPED_FROM - 2]).toBe(row(TYPED_FROM - 2).pid);
+    pushTo(TYPED_FROM + 10);
+    expect(heldJs.length).toBe(TYPED_FROM);
+    expect(heldTs.length).toBe(TYPED_FROM);
+    expect(heldJs[TYPED_FROM - 1]).toBe(row(TYPED_FROM - 1).pid);
+    expect(heldTs.at(0)).toBe(row(0).ts);
     expect(c.ts.v).toBeInstanceOf(Float64Array);
     expect(c.pid).toBeInstanceOf(Uint32Array);
-    expectColumns(c, TYPED_FROM);
-    expect(c.residentBytes).toBe(TYPED_FROM * (8 + 8 + 4 + 4 + 4 * 2));
+    expectColumns(c, TYPED_FROM + 10);
+    expect(c.residentBytes).toBe((TYPED_FROM + 10) * (8 + 8 + 4 + 4 + 4 * 2));
     // Views held by a reader keep what they showed; new reads see the new rows.
     const held = c.pid;
     pushTo(4 * TYPED_FROM + 3);
-    expect(held.length).toBe(TYPED_FROM);
+    expect(held.length).toBe(TYPED_FROM + 10);
     expect(held[TYPED_FROM - 1]).toBe(row(TYPED_FROM - 1).pid);
     expect(c.residentBytes).toBe((4 * TYPED_FROM + 3) * (8 + 8 + 4 + 4 + 4 * 2));
     expectColumns(c, 4 * TYPED_FROM + 3);
