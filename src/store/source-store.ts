@@ -213,13 +213,13 @@ export class SourceStore {
   ingestTransformed(b: NativeBatch | string, nowUs: number, opts: ByteIngestOptions = {}): IngestResult | string {
     // A declined body changes nothing here (the reference path raises the watermark itself).
     if (typeof b === 'string') return b;
-    if (opts.rowsHome === undefined) return this.storeTransformed(b, nowUs, opts);
+    // Rows written into a buffer made elsewhere (rowsHome): the pool holds it while they are stored.
     const pool = this.rows.rowPool;
-    if (!pool.adopt(b.rows, opts.rowsHome)) return this.storeTransformed(b, nowUs, opts);
+    const adopted = opts.rowsHome !== undefined && pool.adopt(b.rows, opts.rowsHome);
     try {
       return this.storeTransformed(b, nowUs, opts);
     } finally {
-      pool.drop(b.rows);
+      if (adopted) pool.drop(b.rows);
     }
   }
 

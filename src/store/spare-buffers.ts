@@ -2,10 +2,10 @@
 // so repeated work writes into pages already faulted in (a first touch of a page costs ~10 µs on the bench
 // VMs: bench/INGEST.md, round 15); all of them go after a second with no take.
 
+import { IdleDrop } from './idle-drop.ts';
+
 /** Spares at most this many times the bytes asked for are handed out (a bigger one would hold pages idle). */
 const MAX_OVERSIZE = 2;
-/** With no take for this long, the spares go (only sustained work gains from them). */
-export const SPARE_IDLE_MS = 1000;
 
 export class SpareBuffers {
   private spare: Buffer[] = [];
@@ -50,32 +50,6 @@ export class SpareBuffers {
   drop(): void {
     this.spare = [];
     this.total = 0;
-  }
-}
-
-/**
- * Calls `drop` once SPARE_IDLE_MS pass with no use() since arm() (checked again, while `pending()`, for
- * as long as uses go on): what is kept only for sustained work goes when the work stops.
- */
-export class IdleDrop {
-  private uses = 0;
-  private timer: ReturnType<typeof setTimeout> | null = null;
-
-  constructor(private readonly drop: () => void, private readonly pending: () => boolean) {}
-
-  use(): void {
-    this.uses++;
-  }
-
-  arm(): void {
-    if (this.timer !== null) return;
-    const uses = this.uses;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      if (this.uses === uses) this.drop();
-      else if (this.pending()) this.arm();
-    }, SPARE_IDLE_MS);
-    this.timer.unref();
   }
 }
 

@@ -2,7 +2,8 @@
 // block carriers — the best fit within 2x handed out, the byte bound, and all of them gone after an idle second.
 
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SPARE_IDLE_MS, SpareBuffers, roundUp } from '../../src/store/spare-buffers.ts';
+import { SpareBuffers, roundUp } from '../../src/store/spare-buffers.ts';
+import { SPARE_IDLE_MS } from '../../src/store/idle-drop.ts';
 
 afterEach(() => { vi.useRealTimers(); });
 
