@@ -3,12 +3,19 @@
 // bodies neither fault in fresh pages nor make V8 count (and collect for) per-request external memory.
 
 import { SizedFreeList } from '../core/sized-free-list.ts';
+import { IdleDrop } from '../store/idle-drop.ts';
 
 /** Bodies smaller than this (or larger than MAX_SLOT_BYTES) are not put in a slot. */
 export const MIN_SLOT_BYTES = 64 * 1024;
 export const MAX_SLOT_BYTES = 16 * 1024 * 1024;
-/** Given-back slots kept at most; more are left to GC. */
-export const MAX_FREE_SLOTS = 8;
+/**
+ * Given-back slots kept at most, and their bytes at most; more are left to GC. Enough for every body of a
+ * client with 16 requests in flight to find one (with 8, half the 1 MB bodies of such a load took a fresh slot
+ * and faulted its pages in: ~3 % of the main thread; bench/INGEST.md round 18). They all go once ingest stops
+ * for SPARE_IDLE_MS, so an idle server holds none.
+ */
+export const MAX_FREE_SLOTS = 32;
+export const MAX_FREE_BYTES = 64 * 1024 * 1024;
 const GRAIN = 64 * 1024;
 
 const free = new SizedFreeList<SharedArrayBuffer>(MAX_FREE_SLOTS);
@@ -19,6 +26,7 @@ const free = new SizedFreeList<SharedArrayBuffer>(MAX_FREE_SLOTS);
 let lent = new WeakSet<SharedArrayBuffer>();
 let lentCount = 0;
 let reused = 0;
+const idle = new IdleDrop(() => free.clear(), () => free.count > 0);
 
 /**
  * `n` writable bytes in a slot nobody else holds: a given-back slot that fits closely (at most a quarter
@@ -26,6 +34,7 @@ let reused = 0;
  */
 export function takeBodySlot(n: number): Buffer | null {
   if (n < MIN_SLOT_BYTES || n > MAX_SLOT_BYTES) return null;
+  idle.use();
   let sab = free.take(n, n + (n >>> 2) + GRAIN);
   if (sab !== undefined) reused++;
   else sab = new SharedArrayBuffer(Math.ceil(n / GRAIN) * GRAIN);
@@ -42,7 +51,8 @@ export function releaseBodySlot(body: Buffer | null): void {
   const sab = body?.buffer;
   if (!(sab instanceof SharedArrayBuffer) || !lent.delete(sab)) return;
   lentCount--;
-  free.keep(sab);
+  if (free.bytes + sab.byteLength <= MAX_FREE_BYTES) free.keep(sab);
+  idle.arm();
 }
 
 /** Slots handed out and not given back (aborted reads included), slots kept free, their bytes, and how many bodies reused one (tests, bench). */
@@ -52,6 +62,7 @@ export function bodySlotStats(): { lent: number; free: number; freeBytes: number
 
 /** Forgets every slot (tests). */
 export function clearBodySlots(): void {
+  idle.cancel();
   free.clear();
   lent = new WeakSet();
   lentCount = 0;

@@ -18,6 +18,12 @@ export class IdleDrop {
     this.uses++;
   }
 
+  /** Forgets a pending check (what it would drop is dropped by the caller, or kept on purpose). */
+  cancel(): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
   arm(): void {
     if (this.timer !== null) return;
     const uses = this.uses;

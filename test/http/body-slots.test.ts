@@ -1,10 +1,12 @@
 // The shared slots large ingest bodies are read into (body-slots.ts): a slot is never handed out again
 // while the body in it is held, comes back once given back (only once), and bodies outside the range get none.
 
-import { beforeEach, describe, expect, it } from 'vitest';
-import { MAX_FREE_SLOTS, MAX_SLOT_BYTES, MIN_SLOT_BYTES, bodySlotStats, clearBodySlots, releaseBodySlot, takeBodySlot } from '../../src/http/body-slots.ts';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { SPARE_IDLE_MS } from '../../src/store/idle-drop.ts';
+import { MAX_FREE_BYTES, MAX_FREE_SLOTS, MAX_SLOT_BYTES, MIN_SLOT_BYTES, bodySlotStats, clearBodySlots, releaseBodySlot, takeBodySlot } from '../../src/http/body-slots.ts';
 
 beforeEach(() => clearBodySlots());
+afterEach(() => { vi.useRealTimers(); });
 
 const N = 300_000;
 
@@ -66,5 +68,43 @@ describe('body slots', () => {
     expect(st.lent).toBe(0);
     // The three smallest were left to GC.
     expect(takeBodySlot(MIN_SLOT_BYTES)!.buffer).not.toBe(slots[0]!.buffer);
+  });
+
+  it('keeps at most MAX_FREE_BYTES of given-back slots: one that would pass the bound is left to GC', () => {
+    const size = 12 * 1024 * 1024;
+    const count = Math.floor(MAX_FREE_BYTES / size) + 2;
+    const slots = Array.from({ length: count }, () => takeBodySlot(size)!);
+    for (const s of slots) releaseBodySlot(s);
+    const st = bodySlotStats();
+    expect(st.freeBytes).toBeLessThanOrEqual(MAX_FREE_BYTES);
+    expect(st.free).toBe(Math.floor(MAX_FREE_BYTES / slots[0]!.buffer.byteLength));
+    expect(st.free).toBeLessThan(count);
+  });
+
+  it('a client with 16 bodies in flight finds a given-back slot for every body once warm', () => {
+    const n = 1_100_000;
+    let inFlight = Array.from({ length: 16 }, () => takeBodySlot(n)!);
+    const before = bodySlotStats().reused;
+    for (let round = 0; round < 10; round++) {
+      for (const s of inFlight) releaseBodySlot(s);
+      inFlight = Array.from({ length: 16 }, () => takeBodySlot(n)!);
+    }
+    expect(bodySlotStats().reused - before).toBe(160);
+  });
+
+  it('given-back slots all go once no body took one for SPARE_IDLE_MS, not while bodies keep coming', () => {
+    vi.useFakeTimers();
+    const a = takeBodySlot(N)!;
+    const b = takeBodySlot(N)!;
+    releaseBodySlot(a);
+    for (let i = 0; i < 4; i++) {
+      vi.advanceTimersByTime(SPARE_IDLE_MS / 2);
+      releaseBodySlot(takeBodySlot(N)!); // sustained use keeps the spare
+    }
+    releaseBodySlot(b);
+    expect(bodySlotStats().free).toBe(2);
+    vi.advanceTimersByTime(SPARE_IDLE_MS * 2 + 10);
+    expect(bodySlotStats().free).toBe(0);
+    expect(bodySlotStats().lent).toBe(0);
   });
 });
