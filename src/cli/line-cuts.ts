@@ -3,16 +3,21 @@
 
 import { readSync } from 'node:fs';
 
-const PROBE = 64 * 1024;
+/**
+ * The first read at a nominal offset: a line or two of log events. Reads grow by doubling while they find
+ * no newline. (One 64 KiB read into a fresh buffer per cut was ~35 ms of a 1 GB file's start: bench/CLI.md round 14.)
+ */
+const FIRST_PROBE = 4096;
 
-/** Offset just past the first newline at or after `from` (`size` when there is none). */
-function nextLineStart(fd: number, from: number, size: number): number {
-  const buf = Buffer.allocUnsafe(PROBE);
-  for (let at = from; at < size; at += PROBE) {
-    const got = readSync(fd, buf, 0, Math.min(PROBE, size - at), at);
+/** Offset just past the first newline at or after `from` (`size` when there is none), reading into `scratch`. */
+function nextLineStart(fd: number, from: number, size: number, scratch: { buf: Buffer }): number {
+  for (let at = from, want = FIRST_PROBE; at < size; want *= 2) {
+    if (scratch.buf.length < want) scratch.buf = Buffer.allocUnsafe(want);
+    const got = readSync(fd, scratch.buf, 0, Math.min(want, size - at), at);
     if (got === 0) return size;
-    const nl = buf.subarray(0, got).indexOf(0x0a);
+    const nl = scratch.buf.subarray(0, got).indexOf(0x0a);
     if (nl >= 0) return at + nl + 1;
+    at += got;
   }
   return size;
 }
@@ -20,9 +25,10 @@ function nextLineStart(fd: number, from: number, size: number): number {
 /** Chunk boundaries [0, c1, ..., size] of an open file of `size` bytes: strictly increasing, each a line start. */
 export function lineCuts(fd: number, size: number, chunkBytes: number): number[] {
   const cuts = [0];
+  const scratch = { buf: Buffer.allocUnsafe(FIRST_PROBE) };
   while (cuts[cuts.length - 1]! < size) {
     const last = cuts[cuts.length - 1]!;
-    const next = last + chunkBytes >= size ? size : nextLineStart(fd, last + chunkBytes - 1, size);
+    const next = last + chunkBytes >= size ? size : nextLineStart(fd, last + chunkBytes - 1, size, scratch);
     cuts.push(next);
   }
   return cuts;
