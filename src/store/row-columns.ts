@@ -13,9 +13,10 @@ export type IdsColumn = number[] | Uint32Array;
  * Rows past which the columns move to typed arrays. The server's open segments seal at 4096 rows and never
  * get here; the CLI's column store (column-query.ts) keeps a whole file's rows in one, and V8 grows a big JS
  * array by half again into fresh memory each time: 460k rows cost the CLI's main thread ~14k page faults and
- * ~0.3 s in those pushes (bench/CLI.md, round 13).
+ * ~0.3 s in those pushes (bench/CLI.md, round 13). At 65,536 rows the young generation's scavenges still
+ * copied the growing arrays (~45 ms of the CLI's main thread; round 14), so the move comes at 8,192.
  */
-export const TYPED_FROM = 1 << 16;
+export const TYPED_FROM = 1 << 13;
 /** The most rows a seal bound (maxRows) makes the typed columns hold at once (~112 MB of address space). */
 const MAX_RESERVE = 1 << 22;
 
