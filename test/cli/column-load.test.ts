@@ -3,7 +3,7 @@
 // `message`, bodies the addon declines, blank/CRLF lines, bad lines), and queries needing row bytes stay full.
 
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { queryCommand, type QueryOptions } from '../../src/cli/query-command.ts';
@@ -177,5 +177,16 @@ describe('ringql query: column-only load against the full load', { timeout: 60_0
       expect(cols.columns, sql).toBe(false);
       expect(cols.code, sql).toBe(0);
     }
+  });
+
+  it('stops its workers after the load without holding the answer for their exit (no thread is left)', async () => {
+    const threads = (): number => readdirSync('/proc/self/task').length;
+    const before = threads();
+    const cols = await ringql(['--load', `edge.logs.prod=${handFile}`, '--now', NOW, '--sql', 'select count(*) as n from `edge.logs.prod`'], { columnWorkers: 2, chunkBytes: 8 * 1024 });
+    expect(cols.columns).toBe(true);
+    expect(cols.code).toBe(0);
+    // The workers' threads end once their teardown is done (it runs while the query goes on).
+    for (let i = 0; i < 100 && threads() > before; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(threads()).toBeLessThanOrEqual(before);
   });
 });
