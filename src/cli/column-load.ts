@@ -6,6 +6,7 @@ import { availableParallelism } from 'node:os';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { SourceStore } from '../store/source-store.ts';
 import { lineCuts } from './line-cuts.ts';
+import { holdingFreedHeap } from '../store/allocator-trim.ts';
 import { startColumnWorkers, takeSpeculated, type ColumnWorkers } from './column-workers.ts';
 import type { ColumnBody, ColumnJob } from './column-worker.ts';
 import { LoadError, LoadProgress, located, parseLines, type LoadIo, type Loaded } from './ndjson-load.ts';
@@ -93,7 +94,11 @@ export function sizeAndCuts(file: string, chunkBytes: number): number[] {
 /** What a column load stored, and the row bytes the full load would have kept for those rows (an upper bound of them). */
 export interface ColumnLoaded extends Loaded { rowBytes: number }
 
-export async function loadColumns(file: string, t: ColumnTarget, io: LoadIo, workers = columnWorkerCount(), chunkBytes = CHUNK_BYTES): Promise<ColumnLoaded> {
+export function loadColumns(file: string, t: ColumnTarget, io: LoadIo, workers = columnWorkerCount(), chunkBytes = CHUNK_BYTES): Promise<ColumnLoaded> {
+  return holdingFreedHeap(() => loadChunks(file, t, io, workers, chunkBytes));
+}
+
+async function loadChunks(file: string, t: ColumnTarget, io: LoadIo, workers: number, chunkBytes: number): Promise<ColumnLoaded> {
   const cuts = sizeAndCuts(file, chunkBytes);
   const total: ColumnLoaded = { stored: 0, dropped: 0, rowBytes: 0 };
   if (cuts.length < 2) return total;

@@ -78,3 +78,32 @@ describe('allocator trims', () => {
     trimNow();
   });
 });
+
+describe('holdingFreedHeap (the column load)', () => {
+  it('keeps freed heap top while it runs, then restores the threshold and trims a moment later, also when it throws', () => {
+    // In a fresh node: glibc's releasable heap top (keepcost) after a 600 KiB buffer (under the 1 MiB mmap threshold) is freed.
+    const script = `const { INGEST_ADDON } = await import(${JSON.stringify(projectPath('src/store/native-ingest.ts'))});
+const { holdingFreedHeap } = await import(${JSON.stringify(projectPath('src/store/allocator-trim.ts'))});
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const freedTop = async () => { let b = Buffer.allocUnsafeSlow(600 << 10); b.fill(1); b = null; gc(); await sleep(50); gc(); await sleep(50); return INGEST_ADDON.mallocInfo().keepcost; };
+const before = await freedTop();
+let inside = 0;
+await holdingFreedHeap(async () => { inside = await freedTop(); });
+const right = INGEST_ADDON.mallocInfo().keepcost;
+await sleep(1200); // the trim it asks for runs TRIM_DELAY_MS later
+const after = INGEST_ADDON.mallocInfo().keepcost;
+let threw = false;
+try { await holdingFreedHeap(async () => { throw new Error('load failed'); }); } catch (e) { threw = e.message === 'load failed'; }
+const later = await freedTop();
+console.log(JSON.stringify({ before, inside, right, after, threw, later }));`;
+    const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', cwd: projectPath('.') });
+    if (r.status !== 0) throw new Error(`child failed: ${r.stderr}`);
+    const f = JSON.parse(r.stdout.trim().split('\n').pop()!) as { before: number; inside: number; right: number; after: number; threw: boolean; later: number };
+    expect(f.before).toBeLessThan(600 << 10); // given back at the free (128 KiB threshold)
+    expect(f.inside).toBeGreaterThanOrEqual(600 << 10); // kept for the next body
+    expect(f.right).toBeGreaterThanOrEqual(600 << 10); // the answer does not wait for the trim...
+    expect(f.after).toBeLessThan(600 << 10); // ...which runs a moment after the load
+    expect(f.threw).toBe(true);
+    expect(f.later).toBeLessThan(600 << 10); // the threshold is back after a failed load too
+  });
+});
