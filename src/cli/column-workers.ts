@@ -26,6 +26,8 @@ class ColumnWorker {
     worker.on('exit', (code) => this.fail(new Error(`a column load worker exited (code ${code})`)));
   }
 
+  /** Jobs posted and not answered yet. */
+  get waiting(): number { return this.pending.size; }
   /** The first failure (an error, or an exit while not closing), if any. */
   get failure(): Error | null { return this.failed; }
   /** Whether the thread holds the process open (a prestarted worker does not until a load takes it). */
@@ -189,9 +191,21 @@ export class ColumnWorkers {
 
   get size(): number { return this.all.length; }
 
-  /** Chunk `k`'s job on worker k mod size (chunks go round the workers in file order). */
+  /**
+   * Chunk `k`'s job on the worker with the fewest jobs waiting (ties: worker k mod size). Round the workers in
+   * file order, a worker slowed for a while (descheduled on a busy machine) kept its share and the other waited
+   * for it at the end: once ~80 ms of a 1 GB query with 4 chunks queued on each (bench/CLI.md round 14; on a
+   * quiet machine both end within ~25 ms either way, and 10 alternated pairs read the same wall).
+   */
   run(k: number, job: ColumnJob): Promise<ColumnBody[]> {
-    return this.all[k % this.all.length]!.run(job);
+    let best = k % this.all.length;
+    for (let i = 0; i < this.all.length; i++) if (this.all[i]!.waiting < this.all[best]!.waiting) best = i;
+    return this.all[best]!.run(job);
+  }
+
+  /** Jobs posted to each worker and not answered yet (tests). */
+  waitingCounts(): number[] {
+    return this.all.map((w) => w.waiting);
   }
 
   async close(): Promise<void> {

@@ -2,6 +2,9 @@
 // take the column-only load; the load then takes them instead of starting its own, and the rest are stopped.
 
 import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { mayLoadColumns } from '../../src/cli/column-prestart.ts';
 import { discardPrestartedWorkers, prestartColumnWorkers, prestartedCount, startColumnWorkers } from '../../src/cli/column-workers.ts';
 
@@ -41,5 +44,24 @@ describe('column worker prestart', { timeout: 20_000 }, () => {
     prestartColumnWorkers(2);
     await discardPrestartedWorkers();
     expect(prestartedCount()).toBe(0);
+  });
+
+  it('a chunk goes to the worker with the fewest jobs waiting, whatever its index', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ringql-colworkers-'));
+    try {
+      const file = join(dir, 'e.ndjson');
+      writeFileSync(file, Array.from({ length: 20_000 }, (_, i) => JSON.stringify({ timestamp: 1_736_000_000_000_000 + i, project: 'p', event_message: 'x'.repeat(200) })).join('\n') + '\n');
+      const pool = await startColumnWorkers(2);
+      const job = (id: number) => ({ id, file, start: 0, end: statSync(file).size, projectPath: ['project'], maxEventDepth: 64, maxStringBytes: 1 << 20, fillUs: 0 });
+      // Chunks 0, 2 and 4 would all go to worker 0 in turn; by jobs waiting they go 0, 1, 0.
+      const runs = [0, 2, 4].map((k) => pool.run(k, job(k)));
+      expect(pool.waitingCounts()).toEqual([2, 1]);
+      const bodies = await Promise.all(runs);
+      for (const b of bodies) expect(b.reduce((n, x) => n + x.lines, 0)).toBe(20_000);
+      expect(pool.waitingCounts()).toEqual([0, 0]);
+      await pool.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
