@@ -21,7 +21,8 @@ class ColumnWorker {
   private failed: Error | null = null;
   private closing = false;
   constructor(private readonly worker: Worker) {
-    worker.on('message', (m: ColumnAnswer) => this.settle(m));
+    // The thread's 'ready' is startOne's to read; answers are objects.
+    worker.on('message', (m: ColumnAnswer | string) => { if (typeof m !== 'string') this.settle(m); });
     worker.on('error', (e) => this.fail(new Error(`a column load worker failed: ${e.message}`)));
     worker.on('exit', (code) => this.fail(new Error(`a column load worker exited (code ${code})`)));
   }
@@ -69,8 +70,14 @@ class ColumnWorker {
   }
 }
 
-/** Workers started ahead of the load (prestartColumnWorkers), each ready or failed; taken by the next start. */
-let prestarted: Promise<ColumnWorker>[] = [];
+/**
+ * A worker thread being started: its ColumnWorker at once — a job run now waits in the thread's port until the
+ * thread listens, so it needs nothing of this thread's event loop — and whether the thread came up.
+ */
+interface Starting { worker: ColumnWorker; ready: Promise<ColumnWorker> }
+
+/** Workers started ahead of the load (prestartColumnWorkers); taken by the next start. */
+let prestarted: Starting[] = [];
 
 /** A chunk posted to a prestarted worker before the load asked for it (speculateColumnJobs). */
 interface Speculated { job: ColumnJob; result: Promise<ColumnBody[]> }
@@ -87,22 +94,25 @@ let hits = 0;
  */
 export function prestartColumnWorkers(count: number): void {
   prestarted.push(...Array.from({ length: count }, () => {
-    const p = startOne().then((w) => { const cw = new ColumnWorker(w); cw.unref(); return cw; });
-    p.catch(() => {});
-    return p;
+    const s = startOne();
+    s.worker.unref();
+    s.ready.catch(() => {});
+    return s;
   }));
 }
 
 /**
- * Posts `jobs` (chunk k's is jobs[k]) to the prestarted workers, chunk k to worker k mod their number as a
- * load's pool would, so their transforms overlap the main thread's start. A load takes each result only
- * when it asks for that very job on those workers (takeSpeculated); any other is dropped with the workers.
+ * Posts `jobs` (chunk k's is jobs[k]) to the prestarted workers now, chunk k to worker k mod their number as a
+ * load's pool would, so their transforms overlap the main thread's start. Posted at once, not once each thread
+ * says it is ready: that message waits for this thread's event loop, which the start keeps busy until the load
+ * (the jobs went out ~250 ms late and the workers idled meanwhile; bench/CLI.md round 14). A load takes each
+ * result only when it asks for that very job on those workers (takeSpeculated); any other is dropped with them.
  */
 export function speculateColumnJobs(jobs: readonly ColumnJob[]): void {
   const n = prestarted.length;
   if (n === 0) return;
   speculated = jobs.map((job, k) => {
-    const result = prestarted[k % n]!.then((w) => w.run(job));
+    const result = prestarted[k % n]!.worker.run(job);
     result.catch(() => {}); // awaited by the load that takes it; else dropped
     return { job, result };
   });
@@ -139,21 +149,21 @@ export async function discardPrestartedWorkers(): Promise<void> {
   const left = prestarted;
   prestarted = [];
   if (left.length > 0) speculated = [];
-  await Promise.allSettled(left.map(async (p) => (await p).close()));
+  await Promise.allSettled(left.map((s) => s.worker.close()));
 }
 
 /** The prestarted workers (at most `count`; the rest stopped) and new ones up to `count`. */
 function starting(count: number): Promise<ColumnWorker>[] {
   speculationTaken = prestarted.length > 0 && count === prestarted.length;
   if (!speculationTaken) speculated = [];
-  const taken = prestarted.splice(0, count).map(async (p) => {
-    const w = await p;
+  const taken = prestarted.splice(0, count).map(async (s) => {
+    const w = await s.ready;
     if (w.failure) throw new Error(`ringql: a column load worker stopped before it was used: ${w.failure.message}`);
     w.ref();
     return w;
   });
   void discardPrestartedWorkers();
-  return [...taken, ...Array.from({ length: count - taken.length }, () => startOne().then((w) => new ColumnWorker(w)))];
+  return [...taken, ...Array.from({ length: count - taken.length }, () => startOne().ready)];
 }
 
 /** `count` workers, each started and ready (its addon loaded); rejects naming the cause when one is not. */
@@ -168,9 +178,15 @@ export async function startColumnWorkers(count: number): Promise<ColumnWorkers> 
   return new ColumnWorkers(ok);
 }
 
-function startOne(): Promise<Worker> {
+function startOne(): Starting {
   const worker = new Worker(entry());
-  return new Promise<Worker>((resolve, reject) => {
+  const cw = new ColumnWorker(worker);
+  return { worker: cw, ready: readyOf(worker, cw) };
+}
+
+/** Resolves with `cw` once its thread says it is ready (its addon loaded); rejects naming why it is not. */
+function readyOf(worker: Worker, cw: ColumnWorker): Promise<ColumnWorker> {
+  return new Promise<ColumnWorker>((resolve, reject) => {
     const onError = (e: Error): void => reject(new Error(`ringql: a column load worker did not start: ${e.message}`));
     const onExit = (code: number): void => reject(new Error(`ringql: a column load worker exited (code ${code}) before it was ready`));
     worker.once('error', onError);
@@ -179,7 +195,7 @@ function startOne(): Promise<Worker> {
       // Only these: a Worker's own listeners (its message port's) must stay.
       worker.off('error', onError);
       worker.off('exit', onExit);
-      if (m === 'ready') resolve(worker);
+      if (m === 'ready') resolve(cw);
       else reject(new Error(`ringql: a column load worker answered ${JSON.stringify(m)} instead of ready`));
     });
   });
