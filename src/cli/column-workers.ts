@@ -157,9 +157,11 @@ function starting(count: number): Promise<ColumnWorker>[] {
   speculationTaken = prestarted.length > 0 && count === prestarted.length;
   if (!speculationTaken) speculated = [];
   const taken = prestarted.splice(0, count).map(async (s) => {
+    // Held before waiting: an unreferenced thread's messages (its 'ready', its answers) keep no event loop
+    // alive, and one that has nothing else ends the process with the start's await unsettled (exit 13).
+    s.worker.ref();
     const w = await s.ready;
     if (w.failure) throw new Error(`ringql: a column load worker stopped before it was used: ${w.failure.message}`);
-    w.ref();
     return w;
   });
   void discardPrestartedWorkers();

@@ -5,6 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { projectPath } from '../../src/core/project-root.ts';
 import { mayLoadColumns } from '../../src/cli/column-prestart.ts';
 import { discardPrestartedWorkers, prestartColumnWorkers, prestartedCount, startColumnWorkers } from '../../src/cli/column-workers.ts';
 
@@ -60,6 +62,32 @@ describe('column worker prestart', { timeout: 20_000 }, () => {
       for (const b of bodies) expect(b.reduce((n, x) => n + x.lines, 0)).toBe(20_000);
       expect(pool.waitingCounts()).toEqual([0, 0]);
       await pool.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a start that takes prestarted workers with speculated chunks keeps the process alive until they are ready', () => {
+    // In a fresh node, as the bin does: prestart, speculate, then synchronous work (the start's imports and
+    // parsing) while the thread's 'ready' waits; then the load's start awaits it with nothing else alive.
+    const dir = mkdtempSync(join(tmpdir(), 'ringql-colrace-'));
+    try {
+      const file = join(dir, 'e.ndjson');
+      writeFileSync(file, Array.from({ length: 2000 }, (_, i) => JSON.stringify({ timestamp: 1_736_000_000_000_000 + i, project: 'p' })).join('\n') + '\n');
+      const script = `const w = await import(${JSON.stringify(projectPath('src/cli/column-workers.ts'))});
+w.prestartColumnWorkers(1);
+w.speculateColumnJobs([{ id: 0, file: ${JSON.stringify(file)}, start: 0, end: ${statSync(file).size}, projectPath: ['project'], maxEventDepth: 64, maxStringBytes: 1 << 20, fillUs: 0 }]);
+const until = Date.now() + 800; while (Date.now() < until);
+const pool = await w.startColumnWorkers(1);
+const bodies = await w.takeSpeculated(0, { id: 0, file: ${JSON.stringify(file)}, start: 0, end: ${statSync(file).size}, projectPath: ['project'], maxEventDepth: 64, maxStringBytes: 1 << 20, fillUs: 0 });
+console.log(JSON.stringify({ size: pool.size, lines: bodies.reduce((n, b) => n + b.lines, 0) }));
+await pool.close();`;
+      // A file, not --eval: the worker threads inherit the process's flags, and --input-type is for --eval only.
+      writeFileSync(join(dir, 'race.mts'), script);
+      const r = spawnSync(process.execPath, ['--import', 'tsx', join(dir, 'race.mts')], { encoding: 'utf8', cwd: projectPath('.') });
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0); // 13 when the event loop ran dry with the start's await pending
+      expect(JSON.parse(r.stdout.trim())).toEqual({ size: 1, lines: 2000 });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
