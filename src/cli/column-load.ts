@@ -8,7 +8,7 @@ import type { SourceStore } from '../store/source-store.ts';
 import { lineCuts } from './line-cuts.ts';
 import { holdingFreedHeap } from '../store/allocator-trim.ts';
 import { startColumnWorkers, takeSpeculated, type ColumnWorkers } from './column-workers.ts';
-import type { ColumnBody, ColumnJob } from './column-worker.ts';
+import type { ColumnBody, ColumnJob } from './column-chunk.ts';
 import { LoadError, LoadProgress, located, parseLines, type LoadIo, type Loaded } from './ndjson-load.ts';
 
 /** Bytes per chunk handed to a worker: big reads, yet enough chunks to keep both workers busy to the end. */

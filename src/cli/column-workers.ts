@@ -2,7 +2,7 @@
 // chunk of the file and resolves with its transformed bodies; a worker that fails or exits fails the load.
 
 import { Worker } from 'node:worker_threads';
-import type { ColumnAnswer, ColumnBody, ColumnJob } from './column-worker.ts';
+import type { ColumnAnswer, ColumnBody, ColumnJob } from './column-chunk.ts';
 
 type Pending = { resolve: (b: ColumnBody[]) => void; reject: (e: Error) => void };
 
