@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { lineCuts } from '../../src/cli/line-cuts.ts';
+import { lineCuts, lineCutsWith } from '../../src/cli/line-cuts.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'ringql-line-cuts-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -60,5 +60,19 @@ describe('lineCuts', () => {
     const none = Buffer.alloc(300_000, 0x61);
     expect(cutsOf(none, 10_000)).toEqual([0, none.length]);
     expect(cutsOf(Buffer.alloc(0), 10_000)).toEqual([0]);
+  });
+
+  it('reads a line far longer than a read in reads of at most 64 KiB (no buffer as big as the line)', () => {
+    const bytes = Buffer.concat([Buffer.alloc(3_000_000, 0x61), Buffer.from('\nshort\n')]);
+    const file = join(dir, 'long-line.ndjson');
+    writeFileSync(file, bytes);
+    const fd = openSync(file, 'r');
+    try {
+      const scratch = { buf: Buffer.alloc(0) };
+      expect(lineCutsWith(fd, bytes.length, 10_000, scratch)).toEqual(expectedCuts(bytes, 10_000));
+      expect(scratch.buf.length).toBeLessThanOrEqual(64 * 1024);
+    } finally {
+      closeSync(fd);
+    }
   });
 });
