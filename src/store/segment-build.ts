@@ -11,8 +11,27 @@ import { sealBlocks } from './seal-blocks.ts';
 import type { SealSlabs } from './seal-slabs.ts';
 import type { BlockCodec } from './block-codec.ts';
 import { sealOrder } from './seal-order.ts';
-import { TsColumn } from './ts-column.ts';
+import { TsColumn, type TsRead } from './ts-column.ts';
 import { pickInto, pickTs, scatterInto, scatterTs } from './build-columns.ts';
+
+/**
+ * One input's columns in one plain object shape, whichever kind of segment it is: build reads these, so its
+ * optimised code sees one shape where reading open and sealed segments (getters against fields) made V8 drop
+ * and recompile the whole of it each time a seal, a merge or a purge brought a kind it had not seen (10 compiles,
+ * ~0.65 s of TurboFan time in the demo load: bench/INGEST.md round 18).
+ */
+interface InputColumns {
+  ts: TsRead;
+  seq: ArrayLike<number>;
+  seqBase: number;
+  pid: ArrayLike<number>;
+  hot: readonly ArrayLike<number>[];
+  shape: ArrayLike<number>;
+}
+
+function columnsOf(d: RowData): InputColumns {
+  return { ts: d.ts, seq: d.seq, seqBase: d.seqBase, pid: d.pid, hot: d.hot, shape: d.shape };
+}
 
 /**
  * Copies rows into a new sealed segment. Row i of it is row local[i] of input which[i] (which null: of
@@ -22,17 +41,18 @@ import { pickInto, pickTs, scatterInto, scatterTs } from './build-columns.ts';
  */
 function build(inputs: readonly RowData[], which: Uint8Array | null, local: Uint32Array, n: number, codec: BlockCodec | null, byTsOf: (ts: Float64Array, seq: UintArray) => Uint32Array, sealed: (() => RowBytes) | null = null): Segment | null {
   if (n === 0) return null;
+  const cols = inputs.map(columnsOf);
   const rowsOf = inputs.map((d) => (d instanceof Segment ? d.rows : null));
   const rows = sealed !== null ? null : rowsBuilder(inputs, rowsOf, which, local, n, codec);
   // Each column filled by a pass per input (build-columns.ts), not all columns row by row: one input's rows
   // in output order (pickInto), or each input's rows scattered to where they land (scatterInto).
   const lists = which === null ? null : inputLists(inputs.length, which, local, n);
-  const fill = (out: Uint32Array | Float64Array, colOf: (d: RowData) => ArrayLike<number>, addOf?: (d: RowData) => number): void => {
-    if (lists === null) { pickInto(out, local, n, 0, inputs[0]!.ts.length, colOf(inputs[0]!), addOf?.(inputs[0]!) ?? 0); return; }
-    inputs.forEach((d, j) => scatterInto(out, lists.pos[j]!, lists.loc[j]!, colOf(d), addOf?.(d) ?? 0));
+  const fill = (out: Uint32Array | Float64Array, colOf: (c: InputColumns) => ArrayLike<number>, addOf?: (c: InputColumns) => number): void => {
+    if (lists === null) { pickInto(out, local, n, 0, cols[0]!.ts.length, colOf(cols[0]!), addOf?.(cols[0]!) ?? 0); return; }
+    for (let j = 0; j < cols.length; j++) scatterInto(out, lists.pos[j]!, lists.loc[j]!, colOf(cols[j]!), addOf?.(cols[j]!) ?? 0);
   };
   const abs = new Float64Array(n);
-  fill(abs, (d) => d.seq, (d) => d.seqBase);
+  fill(abs, (c) => c.seq, (c) => c.seqBase);
   let seqLo = Infinity, seqHi = 0;
   for (let i = 0; i < n; i++) { const s = abs[i]!; if (s < seqLo) seqLo = s; if (s > seqHi) seqHi = s; }
   if (seqHi - seqLo > 0xffffffff) throw new Error('internal: a segment spans more than 2^32 sequence numbers');
@@ -40,21 +60,31 @@ function build(inputs: readonly RowData[], which: Uint8Array | null, local: Uint
   // array kind, gather.ts); ts and seq, read per row in scan loops, stay one kind each.
   const ts = new Float64Array(n), seq = new Uint32Array(n), pid = new Uint32Array(n);
   for (let i = 0; i < n; i++) seq[i] = abs[i]! - seqLo;
-  if (lists === null) pickTs(ts, local, n, 0, inputs[0]!.ts.length, inputs[0]!.ts);
-  else inputs.forEach((d, j) => scatterTs(ts, lists.pos[j]!, lists.loc[j]!, d.ts));
-  fill(pid, (d) => d.pid);
-  const hot = inputs[0]!.hot.map((_, h) => { const out = new Uint32Array(n); fill(out, (d) => d.hot[h]!); return out; });
-  const shape = new Uint32Array(n);
-  fill(shape, (d) => d.shape);
-  if (rows !== null) {
-    for (let i = 0; i < n; i++) {
-      const j = which === null ? 0 : which[i]!;
-      rows.add(inputs[j]!, rowsOf[j]!, local[i]!);
-    }
+  if (lists === null) pickTs(ts, local, n, 0, cols[0]!.ts.length, cols[0]!.ts);
+  else for (let j = 0; j < cols.length; j++) scatterTs(ts, lists.pos[j]!, lists.loc[j]!, cols[j]!.ts);
+  fill(pid, (c) => c.pid);
+  // Plain loops, not map: each hot column's kind differs, and map's inlined callback saw them all.
+  const hotCount = cols[0]!.hot.length;
+  const hot: UintArray[] = [];
+  for (let h = 0; h < hotCount; h++) {
+    const out = new Uint32Array(n);
+    fill(out, (c) => c.hot[h]!);
+    hot.push(narrowed(out));
   }
+  const shape = new Uint32Array(n);
+  fill(shape, (c) => c.shape);
+  if (rows !== null) addRows(rows, inputs, rowsOf, which, local, n);
   // ts is built plain (the ts order is sorted on it), then held frame-of-reference encoded.
   const byTs = byTsOf(ts, seq);
-  return new Segment(TsColumn.of(ts), seq, seqLo, narrowed(pid), rows === null ? sealed!() : rows.finish(), hot.map(narrowed), byTs, runsOf(pid), narrowed(shape));
+  return new Segment(TsColumn.of(ts), seq, seqLo, narrowed(pid), rows === null ? sealed!() : rows.finish(), hot, byTs, runsOf(pid), narrowed(shape));
+}
+
+/** Row i of the new segment's bytes: row local[i] of input which[i] (its own function: the builders are two classes). */
+function addRows(rows: RowBytesBuilder, inputs: readonly RowData[], rowsOf: readonly (RowBytes | null)[], which: Uint8Array | null, local: Uint32Array, n: number): void {
+  for (let i = 0; i < n; i++) {
+    const j = which === null ? 0 : which[i]!;
+    rows.add(inputs[j]!, rowsOf[j]!, local[i]!);
+  }
 }
 
 /** Per input j, the output positions its rows land at (pos[j]) and which of its rows they are (loc[j]), in output order. */
