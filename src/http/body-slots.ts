@@ -3,7 +3,7 @@
 // bodies neither fault in fresh pages nor make V8 count (and collect for) per-request external memory.
 
 import { SizedFreeList } from '../core/sized-free-list.ts';
-import { IdleDrop } from '../store/idle-drop.ts';
+import { IdleDrop } from '../core/idle-drop.ts';
 
 /** Bodies smaller than this (or larger than MAX_SLOT_BYTES) are not put in a slot. */
 export const MIN_SLOT_BYTES = 64 * 1024;

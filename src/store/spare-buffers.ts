@@ -2,7 +2,7 @@
 // so repeated work writes into pages already faulted in (a first touch of a page costs ~10 µs on the bench
 // VMs: bench/INGEST.md, round 15); all of them go after a second with no take.
 
-import { IdleDrop } from './idle-drop.ts';
+import { IdleDrop } from '../core/idle-drop.ts';
 
 /** Spares at most this many times the bytes asked for are handed out (a bigger one would hold pages idle). */
 const MAX_OVERSIZE = 2;

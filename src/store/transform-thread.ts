@@ -6,7 +6,7 @@ import type { TransformRequest } from './byte-batch.ts';
 import type { NativeBatch } from './native-ingest.ts';
 import type { BlockAnswer, BlockJob, CompressJob, TransformAnswer, TransformJob } from './transform-worker.ts';
 import type { BlockCodec } from './block-codec.ts';
-import { IdleDrop } from './idle-drop.ts';
+import { IdleDrop } from '../core/idle-drop.ts';
 import { SpareBuffers, roundUp } from './spare-buffers.ts';
 
 type Pending = { resolve: (b: NativeBatch | string | Buffer) => void; reject: (e: Error) => void; lent?: TransformRequest; crc?: BodyCrc };

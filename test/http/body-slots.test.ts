@@ -2,7 +2,7 @@
 // while the body in it is held, comes back once given back (only once), and bodies outside the range get none.
 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SPARE_IDLE_MS } from '../../src/store/idle-drop.ts';
+import { SPARE_IDLE_MS } from '../../src/core/idle-drop.ts';
 import { MAX_FREE_BYTES, MAX_FREE_SLOTS, MAX_SLOT_BYTES, MIN_SLOT_BYTES, bodySlotStats, clearBodySlots, releaseBodySlot, takeBodySlot } from '../../src/http/body-slots.ts';
 
 beforeEach(() => clearBodySlots());

@@ -3,7 +3,7 @@
 
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SpareBuffers, roundUp } from '../../src/store/spare-buffers.ts';
-import { SPARE_IDLE_MS } from '../../src/store/idle-drop.ts';
+import { SPARE_IDLE_MS } from '../../src/core/idle-drop.ts';
 
 afterEach(() => { vi.useRealTimers(); });
 
