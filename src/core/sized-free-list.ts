@@ -3,8 +3,10 @@
 
 export class SizedFreeList<T extends { readonly byteLength: number }> {
   private readonly items: T[] = [];
+  private held = 0;
 
-  constructor(private readonly maxItems: number) {}
+  /** At most `maxItems` items of `maxBytes` bytes in all are kept. */
+  constructor(private readonly maxItems: number, private readonly maxBytes = Infinity) {}
 
   /** The most recently kept item of `n` to `most` bytes, taken out of the list; undefined when none fits. */
   take(n: number, most: number): T | undefined {
@@ -13,25 +15,27 @@ export class SizedFreeList<T extends { readonly byteLength: number }> {
       const x = items[i]!;
       if (x.byteLength < n || x.byteLength > most) continue;
       items.splice(i, 1);
+      this.held -= x.byteLength;
       return x;
     }
     return undefined;
   }
 
   /**
-   * Keeps `x` (once). When the list is full, `x` replaces the smallest item kept if it is larger, else it
-   * is left to GC: a smaller body fits in a larger item, not the other way round.
+   * Keeps `x` (once). When the list is full (by count or bytes), `x` replaces the smallest items kept while they
+   * are smaller than it, else it is left to GC: a smaller body fits in a larger item, not the other way round.
    */
   keep(x: T): void {
     const items = this.items;
-    if (items.includes(x)) return;
-    if (items.length >= this.maxItems) {
+    if (items.includes(x) || x.byteLength > this.maxBytes) return;
+    while (items.length >= this.maxItems || this.held + x.byteLength > this.maxBytes) {
       let smallest = 0;
       for (let i = 1; i < items.length; i++) if (items[i]!.byteLength < items[smallest]!.byteLength) smallest = i;
       if (items[smallest]!.byteLength >= x.byteLength) return;
-      items.splice(smallest, 1);
+      this.held -= items.splice(smallest, 1)[0]!.byteLength;
     }
     items.push(x);
+    this.held += x.byteLength;
   }
 
   get count(): number {
@@ -39,10 +43,11 @@ export class SizedFreeList<T extends { readonly byteLength: number }> {
   }
 
   get bytes(): number {
-    return this.items.reduce((s, x) => s + x.byteLength, 0);
+    return this.held;
   }
 
   clear(): void {
     this.items.length = 0;
+    this.held = 0;
   }
 }

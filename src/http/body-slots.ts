@@ -18,7 +18,7 @@ export const MAX_FREE_SLOTS = 32;
 export const MAX_FREE_BYTES = 64 * 1024 * 1024;
 const GRAIN = 64 * 1024;
 
-const free = new SizedFreeList<SharedArrayBuffer>(MAX_FREE_SLOTS);
+const free = new SizedFreeList<SharedArrayBuffer>(MAX_FREE_SLOTS, MAX_FREE_BYTES);
 /**
  * Slots handed out and not given back: never handed out again until they are. Weak, so the slot of a
  * body never given back (its request aborted mid-read) is simply collected.
@@ -51,7 +51,7 @@ export function releaseBodySlot(body: Buffer | null): void {
   const sab = body?.buffer;
   if (!(sab instanceof SharedArrayBuffer) || !lent.delete(sab)) return;
   lentCount--;
-  if (free.bytes + sab.byteLength <= MAX_FREE_BYTES) free.keep(sab);
+  free.keep(sab);
   idle.arm();
 }
 
